@@ -1,0 +1,43 @@
+"""The game contract, typed errors, options, seeded randomness and game records (standard library only)."""
+
+from laro.core.errors import (
+    IllegalActionError,
+    LaroError,
+    MalformedActionError,
+    OptionError,
+    RecordError,
+    StateError,
+    UnknownGameError,
+)
+from laro.core.game import Action, ActionLike, Game, GameState, JSONDict
+from laro.core.options import OptionSpec, validate_options
+from laro.core.record import GameRecord, iter_replay, replay, result_of
+from laro.core.registry import get_game, list_games, register_game
+from laro.core.rng import derive_seed, make_rng, new_seed
+
+__all__ = [
+    "Action",
+    "ActionLike",
+    "Game",
+    "GameRecord",
+    "GameState",
+    "IllegalActionError",
+    "JSONDict",
+    "LaroError",
+    "MalformedActionError",
+    "OptionError",
+    "OptionSpec",
+    "RecordError",
+    "StateError",
+    "UnknownGameError",
+    "derive_seed",
+    "get_game",
+    "iter_replay",
+    "list_games",
+    "make_rng",
+    "new_seed",
+    "register_game",
+    "replay",
+    "result_of",
+    "validate_options",
+]

@@ -1,0 +1,107 @@
+"""The contract every game keeps: tests, bots, the server and users rely on it.
+
+>>> import laro
+>>> game = laro.get_game("lama")
+>>> state = game.new_game(num_players=3, seed=7)
+>>> action = state.legal_actions()[0]
+>>> game.parse_action(str(action)) == action
+True
+>>> game.action_from_index(action.index) == action
+True
+>>> state.apply(action) is not state
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Literal, Protocol, Self, runtime_checkable
+
+from laro.core.options import OptionSpec
+
+__all__ = ["Action", "ActionLike", "Game", "GameState", "JSONDict"]
+
+JSONDict = dict[str, Any]
+
+
+@runtime_checkable
+class Action(Protocol):
+    """An action: ``str(action)`` is its canonical text, ``index`` its dense integer form."""
+
+    @property
+    def index(self) -> int: ...
+
+    def __str__(self) -> str: ...
+
+
+ActionLike = Action | str | int
+
+
+class GameState(Protocol):
+    """An immutable game state; ``apply`` returns a new one."""
+
+    @property
+    def game(self) -> Game: ...
+
+    @property
+    def num_players(self) -> int: ...
+
+    @property
+    def current_player(self) -> int | None:
+        """The seat to act, or ``None`` once the game is over."""
+        ...
+
+    @property
+    def is_over(self) -> bool: ...
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """Winning seats (several share a win); empty until the game is over."""
+        ...
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        """Per-seat score in the game's own sense (see ``Game.score_order``)."""
+        ...
+
+    def legal_actions(self) -> Sequence[Action]:
+        """The actions the current player may take, in a stable order; empty once over."""
+        ...
+
+    def apply(self, action: ActionLike) -> Self:
+        """The state after ``action`` (an action, its text or its index); raises a ``ValueError`` subclass
+        and leaves this state unchanged when the action is malformed or illegal."""
+        ...
+
+    def observation(self, seat: int) -> JSONDict:
+        """A JSON-ready dict of exactly what ``seat`` may know."""
+        ...
+
+    def to_json(self) -> JSONDict:
+        """The full state, hidden parts and randomness included; ``game.from_json`` restores it exactly."""
+        ...
+
+
+class Game(Protocol):
+    """A registered game: its name, limits, options, actions and rules."""
+
+    name: str
+    title: str
+    rules_version: str
+    min_players: int
+    max_players: int
+    option_specs: tuple[OptionSpec, ...]
+    num_actions: int
+    score_order: Literal["low", "high"]
+
+    def new_game(
+        self, num_players: int, seed: int | None = None, options: Mapping[str, Any] | None = None
+    ) -> GameState: ...
+
+    def from_json(self, data: Mapping[str, Any]) -> GameState: ...
+
+    def parse_action(self, text: str) -> Action: ...
+
+    def action_from_index(self, index: int) -> Action: ...
+
+    def rules_text(self, language: str = "en") -> str: ...

@@ -1,0 +1,99 @@
+"""Scoring a round: penalties for the cards still held, the automatic token return, the leaders.
+
+>>> from laro.games.lama.cards import hand_from_cards
+>>> result = score_round(2, [0, hand_from_cards([3, 3, 3, 2, 6])], (12, 5), ended_by=0)
+>>> result.penalties, result.returned, result.scores
+((0, 17), 10, (2, 22))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from laro.games.lama.cards import (
+    CARD_TEXT,
+    LLAMA,
+    LLAMA_POINTS,
+    card_from_text,
+    cards_of,
+    count_of,
+    hand_from_cards,
+    penalty,
+    texts,
+)
+from laro.games.lama.tokens import Supply, Tokens, give_back, pay
+
+__all__ = ["RoundResult", "pay_round", "score_round"]
+
+
+@dataclass(frozen=True, slots=True)
+class RoundResult:
+    """How a round ended: the hands as they were, the penalties, who emptied their hand and what they returned,
+    and everyone's totals afterwards."""
+
+    round: int
+    hands: tuple[int, ...]
+    penalties: tuple[int, ...]
+    emptied: int | None
+    ended_by: int
+    returned: int
+    scores: tuple[int, ...]
+
+    def leaders(self) -> tuple[int, ...]:
+        """Seats with the fewest points."""
+        best = min(self.scores)
+        return tuple(seat for seat, total in enumerate(self.scores) if total == best)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "round": self.round,
+            "hands": [texts(cards_of(hand)) for hand in self.hands],
+            "penalties": list(self.penalties),
+            "emptied": self.emptied,
+            "ended_by": self.ended_by,
+            "returned": self.returned,
+            "scores": list(self.scores),
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> RoundResult:
+        return cls(
+            round=int(data["round"]),
+            hands=tuple(hand_from_cards(card_from_text(c) for c in hand) for hand in data["hands"]),
+            penalties=tuple(int(p) for p in data["penalties"]),
+            emptied=None if data["emptied"] is None else int(data["emptied"]),
+            ended_by=int(data["ended_by"]),
+            returned=int(data["returned"]),
+            scores=tuple(int(s) for s in data["scores"]),
+        )
+
+
+def score_round(round_number: int, hands: Sequence[int], totals: Sequence[int], ended_by: int) -> RoundResult:
+    """Score the round that ``ended_by`` ended: by playing their last card, or by quitting last."""
+    emptied = None if hands[ended_by] else ended_by
+    penalties = tuple(penalty(hand) for hand in hands)  # an empty hand scores 0
+    scores = [total + points for total, points in zip(totals, penalties, strict=True)]
+    returned = 0
+    if emptied is not None:
+        # the best token to return: a black (10) when the total allows, else a white (1)
+        total = scores[emptied]
+        returned = 10 if total >= 10 else 1 if total >= 1 else 0
+        scores[emptied] -= returned
+    return RoundResult(round_number, tuple(hands), penalties, emptied, ended_by, returned, tuple(scores))
+
+
+def pay_round(supply: Supply, tokens: Sequence[Tokens], result: RoundResult) -> tuple[Supply, tuple[Tokens, ...]]:
+    """The boxed supply after every penalty of ``result`` is paid in tokens and the return is given back."""
+    held = list(tokens)
+    for seat, hand in enumerate(result.hands):
+        if result.penalties[seat]:
+            llama = 1 if count_of(hand, LLAMA) else 0
+            supply, held[seat] = pay(supply, held[seat], result.penalties[seat] - LLAMA_POINTS * llama, llama)
+    if result.emptied is not None and result.returned:
+        supply, held[result.emptied] = give_back(supply, held[result.emptied], result.returned)
+    return supply, tuple(held)
+
+
+assert CARD_TEXT[LLAMA] == "L"

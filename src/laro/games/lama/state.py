@@ -1,0 +1,368 @@
+"""The L.A.M.A. game state and its transitions: every rule of a turn, a round and the game lives here.
+
+>>> from laro.games.lama import GAME
+>>> state = GAME.new_game(num_players=2, seed=3)
+>>> [str(a) for a in state.legal_actions()]
+['play 3', 'draw', 'quit']
+>>> state.apply("quit").current_player != state.current_player
+True
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, Any
+
+from laro.core.errors import IllegalActionError, MalformedActionError
+from laro.core.game import ActionLike, JSONDict
+from laro.games.lama.actions import ACTIONS, DRAW, PLAY, QUIT, LamaAction, parse_action
+from laro.games.lama.cards import (
+    CARD_TEXT,
+    DECK,
+    HAND_SIZE,
+    NUM_KINDS,
+    cards_of,
+    count_of,
+    hand_size,
+    texts,
+)
+from laro.games.lama.scoring import RoundResult, pay_round, score_round
+from laro.games.lama.tokens import Supply, Tokens, unlimited_tokens
+
+if TYPE_CHECKING:
+    from laro.games.lama.game import LamaGame
+
+__all__ = ["LamaState", "deal_round"]
+
+
+def _legal_table() -> tuple[tuple[tuple[LamaAction, ...], ...], ...]:
+    """Legal actions by top card and a 3-bit key: has the same card, has the next card, may draw."""
+    table = []
+    for top in range(NUM_KINDS):
+        row = []
+        for key in range(8):
+            actions = []
+            if key & 1:
+                actions.append(PLAY[top])
+            if key & 2:
+                actions.append(PLAY[(top + 1) % NUM_KINDS])
+            actions.sort(key=lambda a: a.index)
+            if key & 4:
+                actions.append(DRAW)
+            actions.append(QUIT)  # quitting is always allowed
+            row.append(tuple(actions))
+        table.append(tuple(row))
+    return tuple(table)
+
+
+_LEGAL = _legal_table()
+_NO_ACTIONS: tuple[LamaAction, ...] = ()
+_SHIFT_SAME = tuple(4 * top for top in range(NUM_KINDS))
+_SHIFT_NEXT = tuple(4 * ((top + 1) % NUM_KINDS) for top in range(NUM_KINDS))
+_DECK_SIZE = len(DECK)
+_new = object.__new__
+_BIT = tuple(1 << (4 * card) for card in range(NUM_KINDS))
+
+
+def deal_round(rng: random.Random, num_players: int) -> tuple[list[int], tuple[int, ...]]:
+    """The packed hands and the rest of the shuffled deck (discard first, then the draw pile) of a round.
+
+    The shuffle is a Fisher-Yates shuffle driven by ``rng`` (a Mersenne Twister seeded from the game's seed and
+    the round number: see ``round_rng``), so it is the same on every machine and Python version.
+    """
+    deck = list(DECK)
+    rnd = rng.random
+    for i in range(len(deck) - 1, 0, -1):
+        j = int(rnd() * (i + 1))
+        deck[i], deck[j] = deck[j], deck[i]
+    bit = _BIT.__getitem__
+    hands = [sum(map(bit, deck[HAND_SIZE * s : HAND_SIZE * (s + 1)])) for s in range(num_players)]
+    return hands, tuple(deck[HAND_SIZE * num_players :])
+
+
+def round_rng(seed: int, round_number: int) -> random.Random:
+    """The generator of one round (its seed is distinct for every game seed and round)."""
+    return random.Random(((abs(seed) << 1 | (seed < 0)) << 16) | round_number)
+
+
+class LamaState:
+    """An immutable L.A.M.A. state. Build one with ``GAME.new_game`` or ``GAME.from_json``."""
+
+    __slots__ = (
+        "_legal",
+        "current_player",
+        "deck",
+        "discard",
+        "draw_pos",
+        "game",
+        "hands",
+        "last_player",
+        "last_round",
+        "num_players",
+        "options",
+        "quit_mask",
+        "round",
+        "scores",
+        "seed",
+        "starter",
+        "supply",
+        "tokens",
+        "winners",
+    )
+
+    game: LamaGame
+    num_players: int
+    options: dict[str, Any]
+    seed: int
+    round: int
+    hands: list[int]  # never changed once the state is built
+    deck: tuple[int, ...]  # the draw pile is deck[draw_pos:], top first
+    draw_pos: int
+    discard: tuple[int, ...]  # top card last
+    current_player: int | None
+    starter: int  # who started this round
+    quit_mask: int
+    last_player: int | None  # who played the last card this round
+    scores: tuple[int, ...]
+    supply: Supply | None  # None: unlimited supply
+    tokens: tuple[Tokens, ...] | None
+    last_round: RoundResult | None
+    winners: tuple[int, ...]
+    _legal: tuple[LamaAction, ...]
+
+    # -- the contract -------------------------------------------------------------------------------------
+
+    @property
+    def is_over(self) -> bool:
+        return self.current_player is None
+
+    def legal_actions(self) -> tuple[LamaAction, ...]:
+        return self._legal
+
+    def apply(self, action: ActionLike) -> LamaState:
+        # The engine's inner loop: kept flat on purpose (no helper calls on an ordinary turn).
+        if type(action) is not LamaAction:
+            action = self._coerce(action)
+        if action not in self._legal:
+            raise self._illegal(action)
+        player: int = self.current_player  # type: ignore[assignment]  # legal implies not over
+        n = self.num_players
+        new = _new(LamaState)
+        new.game = self.game
+        new.num_players = n
+        new.options = self.options
+        new.seed = self.seed
+        new.round = self.round
+        new.deck = self.deck
+        new.starter = self.starter
+        new.scores = self.scores
+        new.supply = self.supply
+        new.tokens = self.tokens
+        new.last_round = self.last_round
+        new.winners = ()
+        hands = self.hands
+        quit_mask = self.quit_mask
+        draw_pos = self.draw_pos
+        card = action.card
+        if card is not None:
+            hand = hands[player] - (1 << _SHIFT_SAME[card])
+            hands = hands.copy()
+            hands[player] = hand
+            discard = (*self.discard, card)
+            new.last_player = player
+        else:
+            discard = self.discard
+            new.last_player = self.last_player
+            if action is DRAW:
+                hand = hands[player] + (1 << _SHIFT_SAME[self.deck[draw_pos]])
+                hands = hands.copy()
+                hands[player] = hand
+                draw_pos += 1
+            else:
+                hand = -1  # a quitter's hand is laid down, not emptied
+                quit_mask |= 1 << player
+        new.hands = hands
+        new.discard = discard
+        new.draw_pos = draw_pos
+        new.quit_mask = quit_mask
+        full = (1 << n) - 1
+        if not hand or quit_mask == full:
+            new._end_round(ended_by=player)
+            return new
+        # play passes left to the next seat still in the round (possibly the lone player again)
+        seat = player
+        while True:
+            seat = seat + 1 if seat + 1 < n else 0
+            if not (quit_mask >> seat) & 1:
+                break
+        new.current_player = seat
+        hand = hands[seat]
+        top = discard[-1]
+        key = ((hand >> _SHIFT_SAME[top]) & 15 != 0) | (((hand >> _SHIFT_NEXT[top]) & 15 != 0) << 1)
+        if draw_pos < _DECK_SIZE and (quit_mask | (1 << seat)) != full:
+            key |= 4
+        new._legal = _LEGAL[top][key]
+        return new
+
+    # -- turns and rounds ---------------------------------------------------------------------------------
+
+    def _set_legal(self) -> None:
+        """The legal actions of the current player (the same logic as the end of ``apply``)."""
+        seat: int = self.current_player  # type: ignore[assignment]
+        hand = self.hands[seat]
+        top = self.discard[-1]
+        key = ((hand >> _SHIFT_SAME[top]) & 15 != 0) | (((hand >> _SHIFT_NEXT[top]) & 15 != 0) << 1)
+        # drawing needs a card in the draw pile and another player still in the round
+        if self.draw_pos < _DECK_SIZE and (self.quit_mask | (1 << seat)) != (1 << self.num_players) - 1:
+            key |= 4
+        self._legal = _LEGAL[top][key]
+
+    def _end_round(self, ended_by: int) -> None:
+        """Score the round, return a token for an emptied hand, then end the game or deal the next round."""
+        result = score_round(self.round, self.hands, self.scores, ended_by)
+        self.scores = result.scores
+        self.last_round = result
+        if self.tokens is not None and self.supply is not None:
+            self.supply, self.tokens = pay_round(self.supply, self.tokens, result)
+        if max(result.scores) >= self.options["end_score"]:
+            self.winners = result.leaders()
+            self.current_player = None
+            self._legal = _NO_ACTIONS
+            return
+        if self.options["next_round_starter"] == "last_card" and self.last_player is not None:
+            starter = self.last_player
+        else:
+            starter = ended_by
+        self._deal(self.round + 1, starter)
+
+    def _deal(self, round_number: int, starter: int | None) -> None:
+        """Deal a round; the first round's starter (``None``) is drawn from the round's own generator."""
+        rng = round_rng(self.seed, round_number)
+        if starter is None:
+            starter = rng.randrange(self.num_players)
+        self.round = round_number
+        self.hands, deck = deal_round(rng, self.num_players)
+        self.deck = deck
+        self.discard = (deck[0],)
+        self.draw_pos = 1
+        self.quit_mask = 0
+        self.last_player = None
+        self.starter = starter
+        self.current_player = starter
+        self._set_legal()
+
+    # -- errors -------------------------------------------------------------------------------------------
+
+    def _coerce(self, action: object) -> LamaAction:
+        if isinstance(action, str):
+            return parse_action(action)
+        if isinstance(action, int) and not isinstance(action, bool):
+            if 0 <= action < len(ACTIONS):
+                return ACTIONS[action]
+            raise MalformedActionError(f"action index must be 0..{len(ACTIONS) - 1}; got {action}")
+        raise MalformedActionError(f"expected a L.A.M.A. action, its text or its index; got {action!r}")
+
+    def _illegal(self, action: LamaAction) -> IllegalActionError:
+        if self.current_player is None:
+            return IllegalActionError(f"the game is over; {action} is not possible")
+        allowed = ", ".join(a.text for a in self._legal)
+        player = self.current_player
+        why = ""
+        if action is DRAW:
+            why = "the draw pile is empty" if self.draw_pos >= _DECK_SIZE else "every other player has quit"
+        elif action.card is not None:
+            if not count_of(self.hands[player], action.card):
+                why = f"you hold no {CARD_TEXT[action.card]}"
+            else:
+                top = CARD_TEXT[self.discard[-1]]
+                why = f"a {CARD_TEXT[action.card]} cannot go on a {top}"
+        return IllegalActionError(f"{action} is not allowed: {why}; allowed: {allowed}")
+
+    # -- views --------------------------------------------------------------------------------------------
+
+    @property
+    def top_card(self) -> str:
+        return CARD_TEXT[self.discard[-1]]
+
+    @property
+    def draw_pile_count(self) -> int:
+        return _DECK_SIZE - self.draw_pos
+
+    def hand(self, seat: int) -> list[str]:
+        """The cards of ``seat``'s hand, sorted, as text."""
+        return texts(cards_of(self.hands[seat]))
+
+    def hand_sizes(self) -> list[int]:
+        return [hand_size(hand) for hand in self.hands]
+
+    def has_quit(self, seat: int) -> bool:
+        return bool((self.quit_mask >> seat) & 1)
+
+    def tokens_of(self, seat: int) -> Tokens:
+        """The tokens in front of ``seat`` (derived from the total with an unlimited supply)."""
+        if self.tokens is None:
+            return unlimited_tokens(self.scores[seat])
+        return self.tokens[seat]
+
+    def observation(self, seat: int) -> JSONDict:
+        if not 0 <= seat < self.num_players:
+            raise ValueError(f"seat must be 0..{self.num_players - 1}; got {seat}")
+        return {
+            "game": "lama",
+            "seat": seat,
+            "num_players": self.num_players,
+            "options": dict(self.options),
+            "round": self.round,
+            "hand": self.hand(seat),
+            "hand_sizes": self.hand_sizes(),
+            "discard_pile": texts(self.discard),
+            "top_card": self.top_card,
+            "draw_pile_count": self.draw_pile_count,
+            "current_player": self.current_player,
+            "starter": self.starter,
+            "quit": [self.has_quit(s) for s in range(self.num_players)],
+            "scores": list(self.scores),
+            "tokens": [self.tokens_of(s).to_json() for s in range(self.num_players)],
+            "last_round": None if self.last_round is None else self.last_round.to_json(),
+            "is_over": self.is_over,
+            "winners": list(self.winners),
+        }
+
+    def to_json(self) -> JSONDict:
+        data: JSONDict = {
+            "game": "lama",
+            "rules_version": self.game.rules_version,
+            "num_players": self.num_players,
+            "options": dict(self.options),
+            "seed": self.seed,
+            "round": self.round,
+            "hands": [self.hand(seat) for seat in range(self.num_players)],
+            "draw_pile": texts(self.deck[self.draw_pos :]),
+            "discard_pile": texts(self.discard),
+            "current_player": self.current_player,
+            "starter": self.starter,
+            "last_player": self.last_player,
+            "quit": [self.has_quit(s) for s in range(self.num_players)],
+            "scores": list(self.scores),
+            "last_round": None if self.last_round is None else self.last_round.to_json(),
+            "winners": list(self.winners),
+        }
+        if self.supply is not None and self.tokens is not None:
+            data["tokens"] = [held.to_json() for held in self.tokens]
+            data["supply"] = {"white": self.supply.white, "black": self.supply.black}
+        return data
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, LamaState) and self.to_json() == other.to_json()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return (
+            f"<LamaState round={self.round} player={self.current_player} top={self.top_card} "
+            f"scores={list(self.scores)}>"
+        )
+
+    @property
+    def rules_version(self) -> str:
+        return self.game.rules_version
