@@ -3,7 +3,7 @@
 >>> from laro.games.lama import GAME
 >>> state = GAME.new_game(num_players=2, seed=3)
 >>> [str(a) for a in state.legal_actions()]
-['play 3', 'draw', 'quit']
+['play 3', 'play 4', 'draw', 'quit']
 >>> state.apply("quit").current_player != state.current_player
 True
 """
