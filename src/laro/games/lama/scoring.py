@@ -23,7 +23,7 @@ from laro.games.lama.cards import (
     penalty,
     texts,
 )
-from laro.games.lama.tokens import Supply, Tokens, give_back, pay
+from laro.games.lama.tokens import Supply, Tokens, give_back, pay, settle
 
 __all__ = ["RoundResult", "pay_round", "score_round"]
 
@@ -85,7 +85,8 @@ def score_round(round_number: int, hands: Sequence[int], totals: Sequence[int], 
 
 
 def pay_round(supply: Supply, tokens: Sequence[Tokens], result: RoundResult) -> tuple[Supply, tuple[Tokens, ...]]:
-    """The boxed supply after every penalty of ``result`` is paid in tokens and the return is given back."""
+    """The boxed supply after every penalty of ``result`` is paid in tokens, the return is given back, and every
+    seat has settled what it owes and exchanged its whites."""
     held = list(tokens)
     for seat, hand in enumerate(result.hands):
         if result.penalties[seat]:
@@ -93,6 +94,8 @@ def pay_round(supply: Supply, tokens: Sequence[Tokens], result: RoundResult) -> 
             supply, held[seat] = pay(supply, held[seat], result.penalties[seat] - LLAMA_POINTS * llama, llama)
     if result.emptied is not None and result.returned:
         supply, held[result.emptied] = give_back(supply, held[result.emptied], result.returned)
+    for seat in range(len(held)):
+        supply, held[seat] = settle(supply, held[seat])
     return supply, tuple(held)
 
 

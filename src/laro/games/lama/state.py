@@ -59,7 +59,6 @@ _LEGAL = _legal_table()
 _NO_ACTIONS: tuple[LamaAction, ...] = ()
 _SHIFT_SAME = tuple(4 * top for top in range(NUM_KINDS))
 _SHIFT_NEXT = tuple(4 * ((top + 1) % NUM_KINDS) for top in range(NUM_KINDS))
-_DECK_SIZE = len(DECK)
 _new = object.__new__
 _BIT = tuple(1 << (4 * card) for card in range(NUM_KINDS))
 
@@ -199,7 +198,7 @@ class LamaState:
         hand = hands[seat]
         top = discard[-1]
         key = ((hand >> _SHIFT_SAME[top]) & 15 != 0) | (((hand >> _SHIFT_NEXT[top]) & 15 != 0) << 1)
-        if draw_pos < _DECK_SIZE and (quit_mask | (1 << seat)) != full:
+        if draw_pos < len(self.deck) and (quit_mask | (1 << seat)) != full:
             key |= 4
         new._legal = _LEGAL[top][key]
         return new
@@ -213,7 +212,7 @@ class LamaState:
         top = self.discard[-1]
         key = ((hand >> _SHIFT_SAME[top]) & 15 != 0) | (((hand >> _SHIFT_NEXT[top]) & 15 != 0) << 1)
         # drawing needs a card in the draw pile and another player still in the round
-        if self.draw_pos < _DECK_SIZE and (self.quit_mask | (1 << seat)) != (1 << self.num_players) - 1:
+        if self.draw_pos < len(self.deck) and (self.quit_mask | (1 << seat)) != (1 << self.num_players) - 1:
             key |= 4
         self._legal = _LEGAL[top][key]
 
@@ -269,7 +268,7 @@ class LamaState:
         player = self.current_player
         why = ""
         if action is DRAW:
-            why = "the draw pile is empty" if self.draw_pos >= _DECK_SIZE else "every other player has quit"
+            why = "the draw pile is empty" if self.draw_pos >= len(self.deck) else "every other player has quit"
         elif action.card is not None:
             if not count_of(self.hands[player], action.card):
                 why = f"you hold no {CARD_TEXT[action.card]}"
@@ -286,7 +285,7 @@ class LamaState:
 
     @property
     def draw_pile_count(self) -> int:
-        return _DECK_SIZE - self.draw_pos
+        return len(self.deck) - self.draw_pos
 
     def hand(self, seat: int) -> list[str]:
         """The cards of ``seat``'s hand, sorted, as text."""

@@ -2,8 +2,9 @@
 
 With an unlimited supply a seat shows ``S // 10`` black and ``S % 10`` white tokens. With the ``boxed`` supply
 (50 white, 20 black) each seat's tokens are tracked: a payment the supply cannot cover is made in the other
-colour where possible, the rest is recorded as points owed; whites are exchanged for a black whenever a seat
-holds ten of them and the supply has a black. At every moment ``10 * black + white + owed == S``.
+colour where possible, the rest is recorded as points owed. After every payment, and for every seat at the end of
+every round, points owed are paid from the box as far as it can, and ten whites are exchanged for a black while
+the box has one. At every moment ``10 * black + white + owed == S``.
 
 >>> supply, held = pay(Supply(white=3, black=0), Tokens(), white=7, black=1)
 >>> supply, held
@@ -16,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["BOX_BLACK", "BOX_WHITE", "Supply", "Tokens", "give_back", "pay", "unlimited_tokens"]
+__all__ = ["BOX_BLACK", "BOX_WHITE", "Supply", "Tokens", "give_back", "pay", "settle", "unlimited_tokens"]
 
 BOX_WHITE = 50
 BOX_BLACK = 20
@@ -85,3 +86,12 @@ def give_back(supply: Supply, held: Tokens, points: int) -> tuple[Supply, Tokens
     box_white += take
     owed -= points - take
     return Supply(box_white, box_black), Tokens(got_white, got_black, owed)
+
+
+def settle(supply: Supply, held: Tokens) -> tuple[Supply, Tokens]:
+    """Pay what a seat owes from the box as far as it can, then exchange its whites for blacks.
+
+    >>> settle(Supply(white=4, black=1), Tokens(white=8, owed=5))
+    (Supply(white=10, black=0), Tokens(white=2, black=1, owed=1))
+    """
+    return pay(supply, Tokens(held.white, held.black, 0), white=held.owed, black=0)

@@ -1,0 +1,74 @@
+"""What a bot is: it gets an observation, the legal actions and its own ``random.Random``, never the full state.
+
+>>> import random, laro
+>>> state = laro.get_game("lama").new_game(3, seed=5)
+>>> bot = get_bot("random", "lama")
+>>> seat = state.current_player
+>>> bot.choose(state.observation(seat), state.legal_actions(), random.Random(1)) in state.legal_actions()
+True
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+from collections.abc import Callable, Sequence
+from typing import Protocol, TypeVar, cast
+
+from laro.core.errors import LaroError
+from laro.core.game import Action, JSONDict
+
+__all__ = ["Bot", "BotError", "RandomBot", "get_bot", "list_bots", "register_bot"]
+
+A = TypeVar("A", bound=Action)
+
+
+class BotError(LaroError, ValueError):
+    """No bot of that name plays that game."""
+
+
+class Bot(Protocol):
+    """A player: chooses one of ``legal`` from what its seat may know."""
+
+    name: str
+
+    def choose(self, observation: JSONDict, legal: Sequence[A], rng: random.Random) -> A: ...
+
+
+class RandomBot:
+    """Uniformly random over the legal actions; plays every game."""
+
+    name = "random"
+
+    def choose(self, observation: JSONDict, legal: Sequence[A], rng: random.Random) -> A:
+        return legal[int(rng.random() * len(legal))]
+
+
+BotFactory = Callable[[], Bot]
+
+# (bot name, game name or "*") -> "module:factory" or a factory
+_BOTS: dict[tuple[str, str], str | BotFactory] = {
+    ("random", "*"): RandomBot,
+    ("heuristic", "lama"): "laro.bots.lama_heuristic:LamaHeuristicBot",
+}
+
+
+def register_bot(name: str, game: str, factory: str | BotFactory) -> None:
+    """Register a bot for one game (or ``"*"`` for every game)."""
+    _BOTS[(name, game)] = factory
+
+
+def list_bots(game: str) -> list[str]:
+    """Names of the bots that play ``game``."""
+    return sorted({name for name, for_game in _BOTS if for_game in (game, "*")})
+
+
+def get_bot(name: str, game: str) -> Bot:
+    """A new bot called ``name`` for ``game``; :class:`BotError` names the available ones otherwise."""
+    factory = _BOTS.get((name, game)) or _BOTS.get((name, "*"))
+    if factory is None:
+        raise BotError(f"no bot {name!r} for {game}; available: {', '.join(list_bots(game))}")
+    if isinstance(factory, str):
+        module_name, _, attribute = factory.partition(":")
+        factory = cast(BotFactory, getattr(importlib.import_module(module_name), attribute))
+    return factory()

@@ -1,0 +1,337 @@
+"""How L.A.M.A. looks in the terminal: cards as coloured tags, the table, moves, round and game summaries.
+
+>>> from laro.games.lama import GAME
+>>> state = GAME.new_game(2, seed=3)
+>>> view = LamaView()
+>>> [key for key, _ in view.choices(state)]
+['3', '4', 'd', 'q']
+>>> view.parse("d", state), view.parse(" Play l ", state), view.parse("4", state)
+('draw', 'play L', 'play 4')
+>>> cards_text(["3", "4", "L"], playable=["4"]).plain
+' 3  [4]  L '
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+
+from rich import box
+from rich.console import Group, RenderableType
+from rich.rule import Rule
+from rich.table import Table
+from rich.text import Text
+
+from laro.cli.views import PlayerInfo
+from laro.core import GameState, MalformedActionError
+from laro.games.lama import CARD_TEXT, DRAW, QUIT, LamaState
+from laro.games.lama.cards import HAND_SIZE, LLAMA_POINTS
+from laro.games.lama.scoring import RoundResult
+from laro.games.lama.tokens import Tokens
+
+__all__ = ["LamaView", "card_tag", "cards_text", "tokens_text"]
+
+CARD_STYLES = {
+    "1": "bold white on red3",
+    "2": "bold black on orange3",
+    "3": "bold black on yellow3",
+    "4": "bold black on green3",
+    "5": "bold white on dodger_blue2",
+    "6": "bold white on medium_purple3",
+    "L": "bold black on grey85",
+}
+
+HELP_MARKDOWN = """\
+**L.A.M.A. in short.** Get rid of your cards. On your turn do one thing:
+
+- **play** a card that is the *same* as the top of the discard pile or *one higher*
+  (on a 6 a llama `L`, on a llama a 1);
+- **draw** a card (not when the draw pile is empty or everyone else has quit);
+- **quit** the round: your cards are laid down and count against you.
+
+The round ends when someone plays their last card (they give back a token) or everyone has quit. Cards left
+in hand cost their value, **each value only once**; any llamas cost 10. Tokens: black ● = 10, white ○ = 1.
+After a round in which someone reaches the end score (40 unless changed), the fewest points win.
+
+**Commands.** Type a card to play it (`3`, `L`, or `play 3`), `d` or `draw`, `q` or `quit` (quit the *round*).
+The choices are listed before each move, with the key to type. `help` shows this, `rules` the full rules,
+`exit` stops the game (it is saved, and can be replayed with `laro replay`).
+"""
+
+_SHORT = {"d": "draw", "draw": "draw", "q": "quit", "quit": "quit"}
+_CARD_WORDS = {text.lower(): text for text in CARD_TEXT} | {"llama": "L", "lama": "L"}
+
+
+def card_tag(card: str, playable: bool = False) -> Text:
+    """One card as a coloured tag; a playable card is bracketed (``[3]``) so it stands out without colour too."""
+    style = CARD_STYLES.get(card, "bold")
+    return Text(f"[{card}]" if playable else f" {card} ", style=style + (" underline" if playable else ""))
+
+
+def cards_text(cards: Iterable[str], playable: Iterable[str] = (), gap: str = " ") -> Text:
+    """Cards as tags separated by ``gap``; ``—`` for no cards."""
+    can_play = set(playable)
+    tags = [card_tag(card, card in can_play) for card in cards]
+    return Text(gap).join(tags) if tags else Text("—", style="dim")
+
+
+def tokens_text(tokens: Tokens) -> Text:
+    """Penalty tokens: the black ones (●, 10 points) and white ones (○, 1 point) with their counts, plus points
+    owed when a boxed supply ran out."""
+    parts = []
+    if tokens.black:
+        parts.append(f"●×{tokens.black}")
+    if tokens.white:
+        parts.append(f"○×{tokens.white}")
+    if tokens.owed:
+        parts.append(f"+{tokens.owed} owed")
+    return Text(" ".join(parts)) if parts else Text("—", style="dim")
+
+
+def _lama(state: GameState) -> LamaState:
+    if not isinstance(state, LamaState):
+        raise TypeError(f"the L.A.M.A. view needs a L.A.M.A. state, not {type(state).__name__}")
+    return state
+
+
+def _playable(state: LamaState) -> list[str]:
+    return [CARD_TEXT[action.card] for action in state.legal_actions() if action.card is not None]
+
+
+def _cards(count: int) -> str:
+    return f"{count} card" if count == 1 else f"{count} cards"
+
+
+class LamaView:
+    """The terminal view of L.A.M.A. (see :class:`laro.cli.views.GameView`)."""
+
+    game = "lama"
+    help_markdown = HELP_MARKDOWN
+
+    # -- a turn -------------------------------------------------------------------------------------------
+
+    def turn(self, state: GameState, viewer: int | None, players: Sequence[PlayerInfo]) -> RenderableType:
+        """The round, the players' table, the discard and draw piles and (for a viewer) their hand."""
+        lama = _lama(state)
+        current = lama.current_player
+        if current is None:
+            heading = "game over"
+        elif current == viewer:
+            heading = "your turn"
+        else:
+            heading = f"{players[current].label} to play"
+        parts: list[RenderableType] = [
+            Rule(f"Round {lama.round} · {heading}", style="cyan"),
+            self.table(lama, viewer, players),
+            Text.assemble(
+                "Discard pile: ",
+                card_tag(lama.top_card),
+                "    Draw pile: ",
+                (_cards(lama.draw_pile_count), "bold"),
+            ),
+        ]
+        if viewer is not None:
+            playable = _playable(lama) if current == viewer else []
+            parts.append(Text.assemble("Your hand:    ", cards_text(lama.hand(viewer), playable)))
+        return Group(*parts)
+
+    def table(self, state: LamaState, viewer: int | None, players: Sequence[PlayerInfo]) -> Table:
+        """The players' table; with ``viewer=None`` (a replay) every hand is shown."""
+        table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
+        table.add_column("", width=1)
+        table.add_column("#", justify="right", style="dim")
+        table.add_column("Player")
+        if viewer is None:
+            table.add_column("Hand")
+        else:
+            table.add_column("Cards", justify="right")
+        table.add_column("Round")
+        table.add_column("Points", justify="right")
+        table.add_column("Tokens")
+        sizes = state.hand_sizes()
+        for seat, player in enumerate(players):
+            to_play = seat == state.current_player
+            status = Text("quit", style="dim") if state.has_quit(seat) else Text("in")
+            row: list[RenderableType] = [
+                Text("▶", style="bold cyan") if to_play else "",
+                str(seat),
+                Text(player.label, style="bold" if to_play else ""),
+            ]
+            if viewer is None:  # every hand, compact (the colours tell the cards apart)
+                row.append(cards_text(state.hand(seat), _playable(state) if to_play else (), gap=""))
+            else:
+                row.append(str(sizes[seat]))
+            row += [status, str(state.scores[seat]), tokens_text(state.tokens_of(seat))]
+            table.add_row(*row)
+        return table
+
+    # -- reading a move -----------------------------------------------------------------------------------
+
+    def choices(self, state: GameState) -> list[tuple[str, str]]:
+        """The legal actions keyed by what to type: the card (``3``, ``L``), ``d`` or ``q``."""
+        pairs = []
+        legal = _lama(state).legal_actions()
+        for action in legal:
+            if action.card is not None:
+                pairs.append((CARD_TEXT[action.card], str(action)))
+            elif action is DRAW:
+                pairs.append(("d", "draw"))
+            elif len(legal) == 1:
+                pairs.append(("q", "quit the round (you can neither play nor draw)"))
+            else:
+                pairs.append(("q", "quit the round"))
+        return pairs
+
+    def parse(self, text: str, state: GameState) -> str:
+        """The action meant by a card (``3``, ``L``, ``play 3``, ``p3``), ``d``/``draw`` or ``q``/``quit``."""
+        words = text.lower().split()
+        if len(words) == 2 and words[0] in ("play", "p"):
+            words = words[1:]
+        elif len(words) == 1 and words[0].startswith("p") and words[0][1:] in _CARD_WORDS:
+            words = [words[0][1:]]  # "p3", "pl"
+        word = " ".join(words)
+        if word in _SHORT:
+            return _SHORT[word]
+        if word in _CARD_WORDS:
+            return f"play {_CARD_WORDS[word]}"
+        keys = ", ".join(key for key, _ in self.choices(state))
+        raise MalformedActionError(f"{text.strip()!r} is not a move here; type one of {keys} (or help)")
+
+    # -- what happened ------------------------------------------------------------------------------------
+
+    def move(
+        self, before: GameState, action: str, after: GameState, viewer: int | None, players: Sequence[PlayerInfo]
+    ) -> RenderableType:
+        """Who did what: played a card, drew (the card shown only to its owner, or in a replay) or quit."""
+        old, new = _lama(before), _lama(after)
+        actor = old.current_player
+        if actor is None:
+            return Text(action)
+        line = Text.assemble((players[actor].label, "bold"), " ")
+        if action == str(DRAW):
+            line.append("drew a card")
+            if viewer is None or viewer == actor:
+                drawn = Counter(new.hand(actor)) - Counter(old.hand(actor))
+                line.append(": ")
+                line.append_text(cards_text(drawn.elements()))
+        elif action == str(QUIT):
+            line.append("quit the round")
+            held = old.hand_sizes()[actor]
+            line.append(f" (holding {_cards(held)})", style="dim")
+        else:
+            line.append("played ")
+            line.append_text(card_tag(action.removeprefix("play ")))
+            if old.hand_sizes()[actor] == 1:
+                line.append(f" — {_their(players[actor])} last card!", style="bold")
+        return line
+
+    def round_end(self, before: GameState, after: GameState, players: Sequence[PlayerInfo]) -> RenderableType | None:
+        """The round summary, if the move from ``before`` to ``after`` ended a round."""
+        result = _lama(after).last_round
+        if result is None or result is _lama(before).last_round:
+            return None
+        return self.round_summary(result, _lama(after), players)
+
+    def round_summary(self, result: RoundResult, after: LamaState, players: Sequence[PlayerInfo]) -> Group:
+        """The scoring of a finished round: cards left, penalties, the token given back, totals."""
+        hands = result.to_json()["hands"]
+        if result.emptied is not None:
+            who = players[result.emptied].label
+            token = {10: "a black token ● (−10)", 1: "a white token ○ (−1)"}.get(result.returned)
+            player = players[result.emptied]
+            gives = "give" if _is_you(player) else "gives"
+            how = f"{who} played {_their(player)} last card" + (
+                f" and {gives} back {token}." if token else " (no token to give back)."
+            )
+        else:
+            last = players[result.ended_by]
+            how = f"Everyone quit; {'you' if _is_you(last) else last.label} quit last."
+        table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
+        table.add_column("Player")
+        table.add_column("Cards left")
+        table.add_column("Penalty", justify="right")
+        table.add_column("Total", justify="right")
+        table.add_column("Tokens")
+        for seat, player in enumerate(players):
+            if seat == result.emptied:
+                penalty = Text(f"−{result.returned}" if result.returned else "0", style="green")
+            else:
+                penalty = Text(f"+{result.penalties[seat]}", style="red" if result.penalties[seat] else "")
+            table.add_row(
+                player.label,
+                cards_text(hands[seat]),
+                penalty,
+                Text(str(result.scores[seat]), style="bold"),
+                tokens_text(after.tokens_of(seat)),
+            )
+        note = Text(f"Each value left in hand counts once; any llamas count {LLAMA_POINTS}.", style="dim")
+        return Group(Rule(f"Round {result.round} is over", style="yellow"), Text(how), table, note)
+
+    def round_start(self, state: GameState, players: Sequence[PlayerInfo]) -> RenderableType | None:
+        """The heading of a freshly dealt round: its number, the first discard, who starts."""
+        lama = _lama(state)
+        if lama.is_over:
+            return None
+        return Group(
+            Rule(f"Round {lama.round}", style="bold cyan"),
+            Text.assemble(
+                f"Everyone gets {HAND_SIZE} cards. The discard pile starts with ",
+                card_tag(lama.top_card),
+                ". ",
+                (players[lama.starter].label, "bold"),
+                " start." if _is_you(players[lama.starter]) else " starts.",
+            ),
+        )
+
+    def game_end(self, state: GameState, players: Sequence[PlayerInfo]) -> RenderableType:
+        """The final ranking (shared ranks for equal points) and the winners."""
+        lama = _lama(state)
+        scores = lama.scores
+        table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
+        table.add_column("Rank", justify="right")
+        table.add_column("Player")
+        table.add_column("Points", justify="right")
+        table.add_column("Tokens")
+        for seat in sorted(range(len(players)), key=lambda s: (scores[s], s)):
+            rank = 1 + sum(1 for other in scores if other < scores[seat])
+            style = "bold green" if seat in lama.winners else ""
+            table.add_row(
+                f"{rank}.", Text(players[seat].label, style=style), str(scores[seat]), tokens_text(lama.tokens_of(seat))
+            )
+        return Group(
+            Rule("Game over", style="bold yellow"),
+            _ending_line(lama, players),
+            table,
+            _winners_line([players[seat] for seat in lama.winners], scores[lama.winners[0]] if lama.winners else 0),
+        )
+
+
+def _is_you(player: PlayerInfo) -> bool:
+    """Whether the player is called "You" on screen (and so takes "you play", not "plays")."""
+    return player.label == "You"
+
+
+def _their(player: PlayerInfo) -> str:
+    return "your" if _is_you(player) else "their"
+
+
+def _ending_line(state: LamaState, players: Sequence[PlayerInfo]) -> Text:
+    top = max(state.scores)
+    reached = [players[seat].label for seat, points in enumerate(state.scores) if points == top]
+    rounds = f"{state.round} round" + ("s" if state.round != 1 else "")
+    return Text(
+        f"After {rounds}, {' and '.join(reached)} reached {top} points (the game ends at {state.options['end_score']})."
+    )
+
+
+def _winners_line(winners: Sequence[PlayerInfo], points: int) -> Text:
+    if not winners:
+        return Text("No winner.")
+    if len(winners) == 1:
+        winner = winners[0]
+        if winner.is_you:
+            return Text(f"You win with {points} points!", style="bold green")
+        return Text(f"{winner.label} wins with {points} points.", style="bold green")
+    names = ", ".join(w.label for w in winners[:-1]) + f" and {winners[-1].label}"
+    you = " — you share the win!" if any(w.is_you for w in winners) else ""
+    return Text(f"Shared win: {names}, with {points} points each{you}", style="bold green")

@@ -1,0 +1,180 @@
+"""``laro play GAME``: play a whole game in the terminal against bots.
+
+The game is an argument so that every registered game can be played; a game with its own view (L.A.M.A.) is
+drawn nicely, any other through the generic view.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+from rich.console import Console
+from rich.text import Text
+
+from laro.bots import Bot, get_bot, list_bots
+from laro.cli.session import Session
+from laro.cli.views import PlayerInfo, view_for
+from laro.core import Game, LaroError, get_game, new_seed
+
+__all__ = ["parse_bots", "parse_options", "play", "resolve_game"]
+
+
+def resolve_game(name: str) -> Game:
+    """The registered game called ``name`` (any case); a usage error lists the known games otherwise."""
+    try:
+        return get_game(name.lower())
+    except LaroError as error:
+        raise click.BadParameter(str(error), param_hint="GAME") from None
+
+
+def parse_options(pairs: tuple[str, ...]) -> dict[str, Any]:
+    """``key=value`` pairs as game options; whole numbers become ints.
+
+    >>> parse_options(("end_score=20", "token_supply=boxed"))
+    {'end_score': 20, 'token_supply': 'boxed'}
+    """
+    options: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise click.BadParameter(f"{pair!r} is not key=value", param_hint="--option")
+        value = value.strip()
+        options[key.strip()] = int(value) if value.lstrip("-").isdigit() else value
+    return options
+
+
+def parse_bots(spec: str, game: str, seats: list[int]) -> dict[int, tuple[str, Bot]]:
+    """Bots for ``seats`` from ``"random,heuristic"`` (one per seat) or a single name for every seat."""
+    names = [name.strip() for name in spec.split(",") if name.strip()]
+    if len(names) == 1:
+        names *= len(seats)
+    if len(names) != len(seats):
+        raise click.BadParameter(
+            f"give one bot name for all {len(seats)} other seats, or one per seat; got {len(names)}",
+            param_hint="--bots",
+        )
+    bots = {}
+    for seat, name in zip(seats, names, strict=True):
+        try:
+            bots[seat] = (name, get_bot(name, game))
+        except LaroError as error:
+            raise click.BadParameter(str(error), param_hint="--bots") from None
+        except ImportError as error:  # a registered bot whose module is missing or broken
+            available = ", ".join(list_bots(game))
+            raise click.BadParameter(
+                f"bot {name!r} cannot be loaded ({error}); available: {available}", param_hint="--bots"
+            ) from None
+    return bots
+
+
+@click.command()
+@click.argument("game", metavar="GAME")
+@click.option("--players", "-n", default=4, show_default=True, help="Number of players, you included.")
+@click.option("--seat", "-s", default=0, show_default=True, help="Your seat (0 is the first).")
+@click.option(
+    "--bots",
+    "-b",
+    default="heuristic",
+    show_default=True,
+    help="Bot kind for each other seat in seat order, comma-separated (e.g. random,heuristic,random), or one "
+    "kind for all. Kinds: random, heuristic.",
+)
+@click.option("--seed", type=int, default=None, help="Seed of the game (default: a fresh one). Shown at the end.")
+@click.option(
+    "--option",
+    "-o",
+    "option_pairs",
+    multiple=True,
+    metavar="KEY=VALUE",
+    help="A game option, repeatable, e.g. end_score=20, next_round_starter=ended_round, token_supply=boxed.",
+)
+@click.option("--name", default="You", show_default=True, help="Your name at the table and in the record.")
+@click.option(
+    "--delay",
+    type=click.FloatRange(min=0),
+    default=0.6,
+    show_default=True,
+    help="Seconds to pause after each bot move, so you can follow.",
+)
+@click.option(
+    "--records",
+    "records_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("records"),
+    show_default=True,
+    help="Folder where the game record is saved.",
+)
+def play(
+    game: str,
+    players: int,
+    seat: int,
+    bots: str,
+    seed: int | None,
+    option_pairs: tuple[str, ...],
+    name: str,
+    delay: float,
+    records_dir: Path,
+) -> None:
+    """Play a game of GAME (lama) in the terminal against bots.
+
+    On your turn type a card to play it (3, L), d to draw, q to quit the round; help explains more, rules
+    shows the rules, exit stops. The game is saved in the records folder when it ends or is stopped; watch it
+    again with `laro replay FILE`. The seed is shown only once the game is over.
+
+    \b
+    Examples:
+      laro play lama
+      laro play lama --players 3 --bots random,heuristic --name Ana
+      laro play lama -o end_score=20 -o next_round_starter=ended_round
+    """
+    the_game = resolve_game(game)
+    if not the_game.min_players <= players <= the_game.max_players:
+        raise click.BadParameter(
+            f"{the_game.title} takes {the_game.min_players} to {the_game.max_players} players; got {players}",
+            param_hint="--players",
+        )
+    if not 0 <= seat < players:
+        raise click.BadParameter(f"your seat must be 0 to {players - 1}; got {seat}", param_hint="--seat")
+    options = parse_options(option_pairs)
+    robots = parse_bots(bots, the_game.name, [s for s in range(players) if s != seat])
+    if seed is None:
+        seed = new_seed()
+    try:
+        state = the_game.new_game(players, seed=seed, options=options)
+    except ValueError as error:
+        raise click.UsageError(str(error)) from None
+    table = [
+        PlayerInfo(name, is_you=True) if s == seat else PlayerInfo(f"Bot {s} ({robots[s][0]})") for s in range(players)
+    ]
+    console = Console(highlight=False)
+    console.print(Text(f"{the_game.title} — {players} players. Type help at any prompt for help.", style="bold"))
+    session = Session(
+        console=console,
+        view=view_for(the_game.name),
+        state=state,
+        seed=seed,
+        players=table,
+        human=seat,
+        bots={s: bot for s, (_, bot) in robots.items()},
+        delay=delay,
+    )
+    ending = session.run()
+    _finish(console, session, records_dir)
+    if ending.code:
+        raise SystemExit(ending.code)
+
+
+def _finish(console: Console, session: Session, records_dir: Path) -> None:
+    """Save the record and show where, and only now the seed."""
+    try:
+        path = session.save(records_dir)
+    except OSError as error:
+        console.print(Text(f"Could not save the game record in {records_dir}: {error}", style="red"))
+    else:
+        moves = len(session.record.actions)
+        done = "Game" if session.state.is_over else f"Unfinished game ({moves} move{'' if moves == 1 else 's'})"
+        console.print(Text.assemble(f"{done} saved to ", (str(path), "bold")), soft_wrap=True)
+        console.print(Text.assemble("Watch it again with: ", (f"laro replay {path}", "bold")), soft_wrap=True)
+    console.print(Text.assemble("Seed: ", (str(session.seed), "bold")))

@@ -1,0 +1,107 @@
+"""``laro replay FILE``: step through a saved game, every hand visible (a post-game view)."""
+
+from __future__ import annotations
+
+import click
+from rich.console import Console
+from rich.text import Text
+
+from laro.cli.prompt import InputClosed, ask
+from laro.cli.views import GameView, PlayerInfo, view_for
+from laro.core import GameRecord, GameState, RecordError, iter_replay, result_of
+
+__all__ = ["replay", "show_replay"]
+
+
+@click.command()
+@click.argument("file", metavar="FILE")
+@click.option("--all", "-a", "show_all", is_flag=True, help="Print the whole game without stopping.")
+def replay(file: str, show_all: bool) -> None:
+    """Watch a saved game again, every hand visible.
+
+    Shows the game record FILE move by move: Enter for the next move, q to stop; --all prints it all at once.
+    """
+    console = Console(highlight=False)
+    try:
+        record = GameRecord.load(file)
+        show_replay(console, record, step=not show_all)
+    except RecordError as error:
+        raise click.ClickException(str(error)) from None
+
+
+def _players(record: GameRecord) -> list[PlayerInfo]:
+    names = [str(name) for name in record.players]
+    names += [f"Seat {seat}" for seat in range(len(names), record.num_players)]
+    return [PlayerInfo(name) for name in names[: record.num_players]]
+
+
+def show_replay(console: Console, record: GameRecord, step: bool = True) -> None:
+    """Show ``record`` from the start to its last action; with ``step`` wait for Enter after each action.
+
+    Raises :class:`RecordError` if the record does not replay (what replayed until then has been shown).
+    """
+    view = view_for(record.game)
+    players = _players(record)
+    options = ", ".join(f"{key}={value}" for key, value in sorted(record.options.items())) or "none"
+    console.print(Text.assemble(("Replay", "bold"), f" of a {record.game} game, {len(record.actions)} moves"))
+    console.print(f"Players: {', '.join(f'{seat} {p.label}' for seat, p in enumerate(players))}", soft_wrap=True)
+    console.print(f"Options: {options} · seed {record.seed}", soft_wrap=True)
+    state: GameState | None = None
+    total = len(record.actions)
+    for number, (action, after) in enumerate(iter_replay(record)):
+        if action is None or state is None:
+            _show_start(console, view, after, players)
+        else:
+            console.print(Text(f"Move {number}/{total}: ", style="dim"), end="")
+            console.print(view.move(state, action, after, None, players))
+            _show_after(console, view, state, after, players)
+        state = after
+        if step and number < total and not _next(console):
+            console.print(Text(f"Stopped after move {number} of {total}.", style="dim"))
+            return
+    assert state is not None
+    _show_end(console, view, record, state, players)
+
+
+def _show_start(console: Console, view: GameView, state: GameState, players: list[PlayerInfo]) -> None:
+    heading = view.round_start(state, players)
+    if heading is not None:
+        console.print(heading)
+    console.print(view.turn(state, None, players))
+
+
+def _show_after(
+    console: Console, view: GameView, before: GameState, after: GameState, players: list[PlayerInfo]
+) -> None:
+    summary = view.round_end(before, after, players)
+    if summary is not None:
+        console.print(summary)
+        if after.is_over:
+            return
+        heading = view.round_start(after, players)
+        if heading is not None:
+            console.print(heading)
+    if not after.is_over:
+        console.print(view.turn(after, None, players))
+
+
+def _next(console: Console) -> bool:
+    """Wait for Enter; ``False`` when the viewer wants to stop (q, end of input or Ctrl-C)."""
+    try:
+        answer = ask(console, "[dim]Enter: next move · q: stop [/]")
+    except (InputClosed, KeyboardInterrupt):
+        return False
+    return answer.strip().lower() not in ("q", "quit", "exit")
+
+
+def _show_end(
+    console: Console, view: GameView, record: GameRecord, state: GameState, players: list[PlayerInfo]
+) -> None:
+    if state.is_over:
+        console.print(view.game_end(state, players))
+    else:
+        console.print(
+            Text(f"The record ends after {len(record.actions)} moves; the game was not finished.", style="yellow")
+        )
+    if record.result is not None and record.result != result_of(state):
+        console.print(Text("Note: the result stored in the record differs from the replayed game.", style="red"))

@@ -1,0 +1,24 @@
+"""``laro rules GAME``: the rules of a game, rendered from its markdown."""
+
+from __future__ import annotations
+
+import click
+from rich.console import Console
+from rich.markdown import Markdown
+
+from laro.cli.play import resolve_game
+
+__all__ = ["rules"]
+
+
+@click.command()
+@click.argument("game", metavar="GAME")
+@click.option("--lang", "-l", default="en", show_default=True, help="Language of the rules: en or ko.")
+def rules(game: str, lang: str) -> None:
+    """Print the rules of GAME (lama)."""
+    the_game = resolve_game(game)
+    try:
+        text = the_game.rules_text(lang.lower())
+    except ValueError as error:
+        raise click.BadParameter(str(error), param_hint="--lang") from None
+    Console(highlight=False).print(Markdown(text))

@@ -1,0 +1,179 @@
+"""One game at the terminal: a person at one seat, bots at the others, every move recorded.
+
+The loop is the same for every game; what it shows comes from the game's view (:mod:`laro.cli.views`).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass, field
+from datetime import datetime
+from enum import Enum
+from pathlib import Path
+
+from rich.console import Console
+from rich.markdown import Markdown
+from rich.text import Text
+
+from laro.bots import Bot
+from laro.cli.prompt import InputClosed, ask
+from laro.cli.views import GameView, PlayerInfo
+from laro.core import GameRecord, GameState, make_rng, result_of
+
+__all__ = ["Ending", "Session", "record_path"]
+
+
+class Ending(Enum):
+    """How a session ended; ``code`` is the command's exit status."""
+
+    OVER = "over"
+    LEFT = "left"  # the person typed exit
+    CLOSED = "closed"  # standard input ended
+    INTERRUPTED = "interrupted"  # Ctrl-C
+
+    @property
+    def code(self) -> int:
+        return {"over": 0, "left": 0, "closed": 1, "interrupted": 130}[self.value]
+
+
+class _Leave(Exception):
+    """The person asked to stop the game."""
+
+
+@dataclass
+class Session:
+    """A game in progress at the terminal and everything needed to run, show and record it."""
+
+    console: Console
+    view: GameView
+    state: GameState
+    seed: int
+    players: list[PlayerInfo]
+    human: int
+    bots: dict[int, Bot]
+    delay: float = 0.6
+    rngs: dict[int, random.Random] = field(default_factory=dict)
+    record: GameRecord = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.record = GameRecord.start(self.state, self.seed, players=[p.name for p in self.players])
+        for seat in self.bots:
+            self.rngs.setdefault(seat, make_rng(self.seed, "bot", seat))
+
+    def run(self) -> Ending:
+        """Play until the game is over or the person stops it; the record is complete either way."""
+        try:
+            self._show_round_start()
+            while not self.state.is_over:
+                self._step()
+        except _Leave:
+            return Ending.LEFT
+        except InputClosed:
+            self.console.print(Text("Input ended: the game stops here.", style="yellow"))
+            return Ending.CLOSED
+        except KeyboardInterrupt:
+            self.console.print()
+            self.console.print(Text("Interrupted: the game stops here.", style="yellow"))
+            return Ending.INTERRUPTED
+        self.record.result = result_of(self.state)
+        self.console.print(self.view.game_end(self.state, self.players))
+        return Ending.OVER
+
+    # -- one move -----------------------------------------------------------------------------------------
+
+    def _step(self) -> None:
+        seat = self.state.current_player
+        assert seat is not None
+        before = self.state
+        if seat == self.human:
+            action, after = self._human_move()
+        else:
+            action = str(self.bots[seat].choose(before.observation(seat), before.legal_actions(), self.rngs[seat]))
+            after = before.apply(action)
+        self.state = after
+        self.record.actions.append(action)
+        self.console.print(self.view.move(before, action, after, self.human, self.players))
+        if seat != self.human and self.delay > 0:
+            time.sleep(self.delay)
+        summary = self.view.round_end(before, after, self.players)
+        if summary is not None:
+            self.console.print(summary)
+            if not after.is_over:
+                self._confirm_next_round()
+                self._show_round_start()
+
+    def _human_move(self) -> tuple[str, GameState]:
+        view, state = self.view, self.state
+        self.console.print(view.turn(state, self.human, self.players))
+        self._show_choices()
+        keys = ", ".join(key for key, _ in view.choices(state))
+        while True:
+            text = ask(self.console, f"[bold]Your move[/] ({keys} · help): ")
+            command = text.strip().lower()
+            if not command:
+                self._show_choices()
+            elif command in ("help", "h", "?"):
+                self.console.print(Markdown(view.help_markdown))
+                self._show_choices()
+            elif command == "rules":
+                self._show_rules()
+                self._show_choices()
+            elif command == "exit":
+                self._confirm_leave()
+                self._show_choices()
+            else:
+                try:
+                    action = view.parse(text, state)
+                    return action, state.apply(action)
+                except ValueError as error:
+                    self.console.print(Text(str(error), style="red"))
+
+    def _show_choices(self) -> None:
+        line = Text("You can: ")
+        for number, (key, what) in enumerate(self.view.choices(self.state)):
+            if number:
+                line.append(" · ")
+            line.append(key, style="bold cyan")
+            line.append(f" {what}")
+        self.console.print(line)
+
+    def _show_rules(self) -> None:
+        try:
+            self.console.print(Markdown(self.state.game.rules_text("en")))
+        except ValueError as error:
+            self.console.print(Text(str(error), style="red"))
+
+    def _confirm_leave(self) -> None:
+        """Stop the game if the person confirms (raises ``_Leave``), else carry on."""
+        answer = ask(self.console, "Stop the game here? It is saved and can be replayed. [y/N] ")
+        if answer.strip().lower() in ("y", "yes"):
+            raise _Leave
+
+    def _confirm_next_round(self) -> None:
+        answer = ask(self.console, "[dim]Press Enter for the next round (or type exit): [/]")
+        if answer.strip().lower() == "exit":
+            self._confirm_leave()
+
+    def _show_round_start(self) -> None:
+        heading = self.view.round_start(self.state, self.players)
+        if heading is not None:
+            self.console.print()
+            self.console.print(heading)
+
+    # -- the record ---------------------------------------------------------------------------------------
+
+    def save(self, directory: Path) -> Path:
+        """Save the record in ``directory`` under a new timestamped name; returns its path."""
+        return self.record.save(record_path(directory, self.record.game))
+
+
+def record_path(directory: Path, game: str, now: datetime | None = None) -> Path:
+    """A new, readable file name for a record: ``lama_2025-01-31_14-05-09.json`` (``_2``, ``_3``… if taken)."""
+    stamp = (now or datetime.now()).strftime("%Y-%m-%d_%H-%M-%S")
+    path = directory / f"{game}_{stamp}.json"
+    number = 2
+    while path.exists():
+        path = directory / f"{game}_{stamp}_{number}.json"
+        number += 1
+    return path

@@ -1,0 +1,1 @@
+"""Simulation: benchmarks now; tournaments, ratings and executors build on it."""

@@ -1,0 +1,1 @@
+"""Baselines measured beside laro's engines in the same benchmark run."""

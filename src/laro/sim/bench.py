@@ -1,0 +1,234 @@
+"""Benchmarks of the game engines: random playouts, the contract's calls, memory — with baselines measured in
+the same run, so the ratios hold whatever the machine.
+
+>>> report = bench_game("lama", seconds=0.05, players=3)
+>>> report.figure("random playout moves/s").value > 0
+True
+"""
+
+from __future__ import annotations
+
+import gc
+import importlib.util
+import json
+import platform
+import random
+import time
+import tracemalloc
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from laro.core.game import Action, GameState
+from laro.core.registry import get_game
+
+__all__ = ["TARGETS", "BenchReport", "Figure", "bench_game"]
+
+# the speed targets the project has set itself, in moves per second on one core
+TARGETS: dict[str, float] = {"lama": 250_000.0, "kamara": 40_000.0}
+
+
+@dataclass(slots=True)
+class Figure:
+    """One measured figure, with the baseline measured in the same run where there is one."""
+
+    name: str
+    value: float
+    unit: str
+    baseline: float | None = None
+    baseline_name: str = ""
+    target: float | None = None
+
+    @property
+    def ratio(self) -> float | None:
+        return self.value / self.baseline if self.baseline else None
+
+    @property
+    def meets_target(self) -> bool | None:
+        return None if self.target is None else self.value >= self.target
+
+
+@dataclass(slots=True)
+class BenchReport:
+    game: str
+    players: int
+    seconds: float
+    machine: str
+    figures: list[Figure] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    def figure(self, name: str) -> Figure:
+        return next(f for f in self.figures if f.name == name)
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        for item, figure in zip(data["figures"], self.figures, strict=True):
+            item["ratio"] = figure.ratio
+            item["meets_target"] = figure.meets_target
+        return data
+
+    def dumps(self) -> str:
+        return json.dumps(self.to_json(), indent=1)
+
+
+def _random_playouts(
+    new_game: Callable[[int], Any], seconds: float, legal: Callable[[Any], Sequence[Any]]
+) -> tuple[float, float]:
+    """Games and moves per second of uniformly random playouts (same choice rule for every engine)."""
+    rnd = random.Random(1).random
+    games = moves = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while True:
+        state = new_game(games)
+        while True:
+            actions = legal(state)
+            if not actions:
+                break
+            state = state.apply(actions[int(rnd() * len(actions))])
+            moves += 1
+        games += 1
+        now = time.perf_counter()
+        if now >= deadline:
+            break
+    elapsed = now - start
+    return games / elapsed, moves / elapsed
+
+
+def _sample_positions(game_name: str, players: int, count: int) -> list[tuple[GameState, Action]]:
+    game = get_game(game_name)
+    rng = random.Random(2)
+    sample: list[tuple[GameState, Action]] = []
+    seed = 0
+    while len(sample) < count:
+        state = game.new_game(players, seed=seed)
+        seed += 1
+        while not state.is_over and len(sample) < count:
+            action = rng.choice(state.legal_actions())
+            sample.append((state, action))
+            state = state.apply(action)
+    return sample
+
+
+def _rate(call: Callable[[], int], seconds: float) -> float:
+    """Calls per second of ``call`` (which returns how many calls it made)."""
+    calls = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        calls += call()
+    return calls / (time.perf_counter() - start)
+
+
+def _peak_memory(game_name: str, players: int, games: int) -> float:
+    """Peak traced memory, in KiB, while playing ``games`` random games one after another."""
+    game = get_game(game_name)
+    rng = random.Random(3)
+    gc.collect()
+    tracemalloc.start()
+    try:
+        for seed in range(games):
+            state = game.new_game(players, seed=seed)
+            while not state.is_over:
+                state = state.apply(rng.choice(state.legal_actions()))
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    return peak / 2**10
+
+
+def _state_memory(sample: Sequence[tuple[GameState, Action]]) -> float:
+    """Average bytes a state costs when many successive states are kept (as a search tree keeps them)."""
+    gc.collect()
+    tracemalloc.start()
+    try:
+        kept = [state.apply(action) for state, action in sample]
+        used, _ = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    return used / len(kept)
+
+
+def _baselines(game_name: str, players: int, seconds: float) -> list[tuple[str, float]]:
+    """(name, random-playout moves/s) of other engines, measured now; only those installed."""
+    found: list[tuple[str, float]] = []
+    if game_name == "lama":
+        from laro.sim.baselines.lama_reference import ReferenceLama
+
+        _, moves = _random_playouts(
+            lambda seed: ReferenceLama.new_game(players, seed), seconds, ReferenceLama.legal_actions
+        )
+        found.append(("laro.sim reference L.A.M.A. (plain lists, deep copies)", moves))
+    if importlib.util.find_spec("rlcard") is not None:
+        found.append(("rlcard 4-player UNO (in-place engine)", _rlcard_uno(seconds)))
+    return found
+
+
+def _rlcard_uno(seconds: float) -> float:
+    from rlcard.games.uno.game import UnoGame
+
+    game = UnoGame(num_players=4)
+    game.np_random.seed(1)
+    rnd = random.Random(1).random
+    moves = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        game.init_game()
+        while not game.is_over():
+            legal = game.get_legal_actions()
+            game.step(legal[int(rnd() * len(legal))])
+            moves += 1
+    return moves / (time.perf_counter() - start)
+
+
+def bench_game(game_name: str, seconds: float = 3.0, players: int = 4, memory_games: int = 200) -> BenchReport:
+    """Measure one game's engine on this machine, one core."""
+    game = get_game(game_name)
+    report = BenchReport(game_name, players, seconds, f"{platform.python_implementation()} {platform.python_version()}")
+    games_per_s, moves_per_s = _random_playouts(
+        lambda seed: game.new_game(players, seed=seed), seconds, lambda state: state.legal_actions()
+    )
+    baselines = _baselines(game_name, players, seconds)
+    if importlib.util.find_spec("rlcard") is None:
+        report.notes.append("rlcard is not installed: pip install 'laro[bench]' adds its UNO engine as a baseline")
+    target = TARGETS.get(game_name)
+    report.figures.append(Figure("random playout games/s", games_per_s, "games/s"))
+    if baselines:
+        for name, moves in baselines:
+            report.figures.append(Figure("random playout moves/s", moves_per_s, "moves/s", moves, name, target))
+    else:
+        report.figures.append(Figure("random playout moves/s", moves_per_s, "moves/s", target=target))
+
+    sample = _sample_positions(game_name, players, 20_000)
+    states = [state for state, _ in sample]
+
+    def apply_all() -> int:
+        for state, action in sample:
+            state.apply(action)
+        return len(sample)
+
+    def legal_all() -> int:
+        for state in states:
+            state.legal_actions()
+        return len(states)
+
+    jsons = [state.to_json() for state in states[:2000]]
+
+    def to_json_all() -> int:
+        for state in states[:2000]:
+            state.to_json()
+        return 2000
+
+    def from_json_all() -> int:
+        for data in jsons:
+            game.from_json(data)
+        return len(jsons)
+
+    report.figures += [
+        Figure("apply calls/s", _rate(apply_all, seconds), "calls/s"),
+        Figure("legal_actions calls/s", _rate(legal_all, seconds), "calls/s"),
+        Figure("to_json calls/s", _rate(to_json_all, seconds / 2), "calls/s"),
+        Figure("from_json calls/s", _rate(from_json_all, seconds / 2), "calls/s"),
+        Figure(f"peak memory of {memory_games} playouts", _peak_memory(game_name, players, memory_games), "KiB"),
+        Figure("memory per kept state", _state_memory(sample[:5000]), "bytes"),
+    ]
+    return report

@@ -1,0 +1,38 @@
+"""The runnable examples in the docstrings of laro.core, laro.games and laro.bots (and the package root) pass."""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+import pkgutil
+
+import pytest
+
+import laro
+
+
+def _modules() -> list[str]:
+    names = ["laro"]
+    for package_name in ("laro.core", "laro.games", "laro.bots"):
+        package = importlib.import_module(package_name)
+        names.append(package_name)
+        names += [info.name for info in pkgutil.walk_packages(package.__path__, prefix=f"{package_name}.")]
+    return sorted(names)
+
+
+MODULES = _modules()
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_doctests(name: str) -> None:
+    """Every example in the module's docstrings runs and prints what it shows."""
+    module = importlib.import_module(name)
+    result = doctest.testmod(module, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE, verbose=False)
+    assert result.failed == 0, f"{result.failed} of {result.attempted} doctest examples failed in {name}"
+
+
+def test_doctests_exist() -> None:
+    """The modules carry examples (the style guide asks for a runnable example on public functions)."""
+    attempted = sum(doctest.testmod(importlib.import_module(name), verbose=False).attempted for name in MODULES)
+    assert attempted >= 20
+    assert laro.__doc__ and ">>>" in laro.__doc__
