@@ -6,7 +6,11 @@ drawn nicely, any other through the generic view.
 
 from __future__ import annotations
 
+import signal
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from types import FrameType
 from typing import Any
 
 import click
@@ -14,9 +18,9 @@ from rich.console import Console
 from rich.text import Text
 
 from laro.bots import Bot, get_bot, list_bots
-from laro.cli.session import Session
+from laro.cli.session import Session, record_path
 from laro.cli.views import PlayerInfo, view_for
-from laro.core import Game, LaroError, get_game, new_seed
+from laro.core import Game, GameRecord, LaroError, get_game, new_seed
 
 __all__ = ["parse_bots", "parse_options", "play", "resolve_game"]
 
@@ -149,6 +153,11 @@ def play(
         PlayerInfo(name, is_you=True) if s == seat else PlayerInfo(f"Bot {s} ({robots[s][0]})") for s in range(players)
     ]
     console = Console(highlight=False)
+    try:
+        path = record_path(records_dir, the_game.name)
+        GameRecord.start(state, seed).save(path)
+    except OSError as error:
+        raise click.UsageError(f"cannot save game records in {records_dir}: {error}") from None
     console.print(Text(f"{the_game.title} — {players} players. Type help at any prompt for help.", style="bold"))
     session = Session(
         console=console,
@@ -159,8 +168,10 @@ def play(
         human=seat,
         bots={s: bot for s, (_, bot) in robots.items()},
         delay=delay,
+        path=path,
     )
-    ending = session.run()
+    with stop_on_signals():
+        ending = session.run()
     _finish(console, session, records_dir)
     if ending.code:
         raise SystemExit(ending.code)
@@ -178,3 +189,18 @@ def _finish(console: Console, session: Session, records_dir: Path) -> None:
         console.print(Text.assemble(f"{done} saved to ", (str(path), "bold")), soft_wrap=True)
         console.print(Text.assemble("Watch it again with: ", (f"laro replay {path}", "bold")), soft_wrap=True)
     console.print(Text.assemble("Seed: ", (str(session.seed), "bold")))
+
+
+@contextmanager
+def stop_on_signals() -> Iterator[None]:
+    """A closed terminal (SIGHUP) or a polite kill (SIGTERM) stops the game like Ctrl-C: saved and reported."""
+
+    def interrupt(signum: int, frame: FrameType | None) -> None:
+        raise KeyboardInterrupt
+
+    previous = {sig: signal.signal(sig, interrupt) for sig in (signal.SIGHUP, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)

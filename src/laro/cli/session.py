@@ -53,6 +53,7 @@ class Session:
     human: int
     bots: dict[int, Bot]
     delay: float = 0.6
+    path: Path | None = None  # where the record is kept up to date after every move
     rngs: dict[int, random.Random] = field(default_factory=dict)
     record: GameRecord = field(init=False)
 
@@ -93,6 +94,9 @@ class Session:
             after = before.apply(action)
         self.state = after
         self.record.actions.append(action)
+        if after.is_over:
+            self.record.result = result_of(after)
+        self._autosave()
         self.console.print(self.view.move(before, action, after, self.human, self.players))
         if seat != self.human and self.delay > 0:
             time.sleep(self.delay)
@@ -164,8 +168,15 @@ class Session:
     # -- the record ---------------------------------------------------------------------------------------
 
     def save(self, directory: Path) -> Path:
-        """Save the record in ``directory`` under a new timestamped name; returns its path."""
-        return self.record.save(record_path(directory, self.record.game))
+        """Save the record (at ``path``, or under a new timestamped name in ``directory``); returns its path."""
+        if self.path is None:
+            self.path = record_path(directory, self.record.game)
+        return self.record.save(self.path)
+
+    def _autosave(self) -> None:
+        """Keep the record on disk after every move, so that nothing is lost if the process dies."""
+        if self.path is not None:
+            self.record.save(self.path)
 
 
 def record_path(directory: Path, game: str, now: datetime | None = None) -> Path:
