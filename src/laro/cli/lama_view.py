@@ -330,8 +330,12 @@ def _winners_line(winners: Sequence[PlayerInfo], points: int) -> Text:
     if len(winners) == 1:
         winner = winners[0]
         if winner.is_you:
-            return Text(f"You win with {points} points!", style="bold green")
-        return Text(f"{winner.label} wins with {points} points.", style="bold green")
+            return Text(f"You win with {_points(points)}!", style="bold green")
+        return Text(f"{winner.label} wins with {_points(points)}.", style="bold green")
     names = ", ".join(w.label for w in winners[:-1]) + f" and {winners[-1].label}"
     you = " — you share the win!" if any(w.is_you for w in winners) else ""
-    return Text(f"Shared win: {names}, with {points} points each{you}", style="bold green")
+    return Text(f"Shared win: {names}, with {_points(points)} each{you}", style="bold green")
+
+
+def _points(points: int) -> str:
+    return f"{points} point{'' if points == 1 else 's'}"
