@@ -71,10 +71,9 @@ class BenchReport:
         return json.dumps(self.to_json(), indent=1)
 
 
-def _random_playouts(
-    new_game: Callable[[int], Any], seconds: float, legal: Callable[[Any], Sequence[Any]]
-) -> tuple[float, float]:
-    """Games and moves per second of uniformly random playouts (same choice rule for every engine)."""
+def _random_playouts(new_game: Callable[[int], Any], seconds: float) -> tuple[float, float]:
+    """Games and moves per second of uniformly random playouts: the loop a user writes, the same for every
+    engine (``legal_actions()`` then ``apply``, one uniform choice)."""
     rnd = random.Random(1).random
     games = moves = 0
     start = time.perf_counter()
@@ -82,7 +81,7 @@ def _random_playouts(
     while True:
         state = new_game(games)
         while True:
-            actions = legal(state)
+            actions = state.legal_actions()
             if not actions:
                 break
             state = state.apply(actions[int(rnd() * len(actions))])
@@ -154,9 +153,7 @@ def _baselines(game_name: str, players: int, seconds: float) -> list[tuple[str, 
     if game_name == "lama":
         from laro.sim.baselines.lama_reference import ReferenceLama
 
-        _, moves = _random_playouts(
-            lambda seed: ReferenceLama.new_game(players, seed), seconds, ReferenceLama.legal_actions
-        )
+        _, moves = _random_playouts(lambda seed: ReferenceLama.new_game(players, seed), seconds)
         found.append(("laro.sim reference L.A.M.A. (plain lists, deep copies)", moves))
     if importlib.util.find_spec("rlcard") is not None:
         found.append(("rlcard 4-player UNO (in-place engine)", _rlcard_uno(seconds)))
@@ -184,9 +181,7 @@ def bench_game(game_name: str, seconds: float = 3.0, players: int = 4, memory_ga
     """Measure one game's engine on this machine, one core."""
     game = get_game(game_name)
     report = BenchReport(game_name, players, seconds, f"{platform.python_implementation()} {platform.python_version()}")
-    games_per_s, moves_per_s = _random_playouts(
-        lambda seed: game.new_game(players, seed=seed), seconds, lambda state: state.legal_actions()
-    )
+    games_per_s, moves_per_s = _random_playouts(lambda seed: game.new_game(players, seed=seed), seconds)
     baselines = _baselines(game_name, players, seconds)
     if importlib.util.find_spec("rlcard") is None:
         report.notes.append("rlcard is not installed: pip install 'laro[bench]' adds its UNO engine as a baseline")

@@ -3,14 +3,15 @@
 >>> from laro.games.lama import GAME
 >>> state = GAME.new_game(num_players=2, seed=3)
 >>> [str(a) for a in state.legal_actions()]
-['play 3', 'play 4', 'draw', 'quit']
+['play 6', 'draw', 'quit']
 >>> state.apply("quit").current_player != state.current_player
 True
 """
 
 from __future__ import annotations
 
-import random
+import hashlib
+import struct
 from typing import TYPE_CHECKING, Any
 
 from laro.core.errors import IllegalActionError, MalformedActionError
@@ -61,27 +62,27 @@ _SHIFT_SAME = tuple(4 * top for top in range(NUM_KINDS))
 _SHIFT_NEXT = tuple(4 * ((top + 1) % NUM_KINDS) for top in range(NUM_KINDS))
 _new = object.__new__
 _BIT = tuple(1 << (4 * card) for card in range(NUM_KINDS))
+_SHUFFLE_STEPS = tuple((i, i + 1) for i in range(len(DECK) - 1, 0, -1))
+_WORD_BYTES = 4 * len(DECK)  # one word per shuffle step, and one for the seat
+_unpack_words = struct.Struct(f">{len(DECK)}I").unpack
 
 
-def deal_round(rng: random.Random, num_players: int) -> tuple[list[int], tuple[int, ...]]:
-    """The packed hands and the rest of the shuffled deck (discard first, then the draw pile) of a round.
+def deal_round(seed: int, round_number: int, num_players: int) -> tuple[list[int], tuple[int, ...], int]:
+    """Deal one round: the packed hands, the rest of the shuffled deck (discard first, then the draw pile), and
+    a seat drawn at random (the first round's starter).
 
-    The shuffle is a Fisher-Yates shuffle driven by ``rng`` (a Mersenne Twister seeded from the game's seed and
-    the round number: see ``round_rng``), so it is the same on every machine and Python version.
+    The randomness is SHAKE-256 of the game's seed and the round number, read as 32-bit words: a Fisher-Yates
+    shuffle takes each position ``j = word * size >> 32`` (bias below 2**-26), the last word picks the seat.
+    It is the same on every machine and Python version, and cheap enough for millions of playouts.
     """
+    words = _unpack_words(hashlib.shake_256(b"%d:%d" % (seed, round_number)).digest(_WORD_BYTES))
     deck = list(DECK)
-    rnd = rng.random
-    for i in range(len(deck) - 1, 0, -1):
-        j = int(rnd() * (i + 1))
+    for (i, size), word in zip(_SHUFFLE_STEPS, words, strict=False):  # i from the last index down to 1
+        j = (word * size) >> 32
         deck[i], deck[j] = deck[j], deck[i]
     bit = _BIT.__getitem__
     hands = [sum(map(bit, deck[HAND_SIZE * s : HAND_SIZE * (s + 1)])) for s in range(num_players)]
-    return hands, tuple(deck[HAND_SIZE * num_players :])
-
-
-def round_rng(seed: int, round_number: int) -> random.Random:
-    """The generator of one round (its seed is distinct for every game seed and round)."""
-    return random.Random(((abs(seed) << 1 | (seed < 0)) << 16) | round_number)
+    return hands, tuple(deck[HAND_SIZE * num_players :]), words[-1] % num_players
 
 
 class LamaState:
@@ -235,12 +236,11 @@ class LamaState:
         self._deal(self.round + 1, starter)
 
     def _deal(self, round_number: int, starter: int | None) -> None:
-        """Deal a round; the first round's starter (``None``) is drawn from the round's own generator."""
-        rng = round_rng(self.seed, round_number)
+        """Deal a round; the first round's starter (``None``) is drawn with the deal."""
+        self.hands, deck, drawn_seat = deal_round(self.seed, round_number, self.num_players)
         if starter is None:
-            starter = rng.randrange(self.num_players)
+            starter = drawn_seat
         self.round = round_number
-        self.hands, deck = deal_round(rng, self.num_players)
         self.deck = deck
         self.discard = (deck[0],)
         self.draw_pos = 1

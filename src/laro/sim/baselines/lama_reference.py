@@ -16,7 +16,7 @@ import copy
 from dataclasses import dataclass, field
 
 from laro.games.lama.cards import CARD_TEXT, cards_of
-from laro.games.lama.state import deal_round, round_rng
+from laro.games.lama.state import deal_round
 
 __all__ = ["ReferenceLama"]
 
@@ -45,10 +45,9 @@ class ReferenceLama:
         return game
 
     def deal(self, round_number: int, starter: int | None) -> None:
-        rng = round_rng(self.seed, round_number)
+        packed, rest, drawn_seat = deal_round(self.seed, round_number, self.num_players)
         if starter is None:
-            starter = rng.randrange(self.num_players)
-        packed, rest = deal_round(rng, self.num_players)
+            starter = drawn_seat
         self.round = round_number
         self.hands = [[CARD_TEXT[c] for c in cards_of(hand)] for hand in packed]
         self.discard_pile = [CARD_TEXT[rest[0]]]
