@@ -124,7 +124,7 @@ def play(
     """Play a game of GAME (lama) in the terminal against bots.
 
     On your turn type a card to play it (3, L), d to draw, q to quit the round; help explains more, rules
-    shows the rules, exit stops. The game is saved in the records folder when it ends or is stopped; watch it
+    shows the rules, exit stops. The game is saved in the records folder after every move; watch it
     again with `laro replay FILE`. The seed is shown only once the game is over.
 
     \b
