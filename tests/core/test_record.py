@@ -47,7 +47,7 @@ def test_to_json_names_the_format() -> None:
     data = _valid()
     assert data["format"] == RECORD_FORMAT
     assert set(data) == {
-        "format", "game", "rules_version", "num_players", "options", "seed", "players", "actions", "result"
+        "format", "game", "rules_version", "num_players", "options", "seed", "players", "bots", "actions", "result"
     }  # fmt: skip
     assert json.loads(json.dumps(data)) == data
 

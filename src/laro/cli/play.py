@@ -18,9 +18,9 @@ from rich.console import Console
 from rich.text import Text
 
 from laro.bots import Bot, get_bot, list_bots
-from laro.cli.session import Session, record_path
+from laro.cli.session import Session
 from laro.cli.views import PlayerInfo, view_for
-from laro.core import Game, GameRecord, LaroError, get_game, new_seed
+from laro.core import Game, GameRecord, LaroError, RecordError, get_game, new_seed, replay
 
 __all__ = ["parse_bots", "parse_options", "play", "resolve_game"]
 
@@ -96,6 +96,13 @@ def parse_bots(spec: str, game: str, seats: list[int]) -> dict[int, tuple[str, B
 )
 @click.option("--name", default="You", show_default=True, help="Your name at the table and in the record.")
 @click.option(
+    "--resume",
+    "resume_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Continue the unfinished game saved in this record (same seats, bots and options).",
+)
+@click.option(
     "--delay",
     type=click.FloatRange(min=0),
     default=0.6,
@@ -118,6 +125,7 @@ def play(
     seed: int | None,
     option_pairs: tuple[str, ...],
     name: str,
+    resume_file: Path | None,
     delay: float,
     records_dir: Path,
 ) -> None:
@@ -134,41 +142,19 @@ def play(
       laro play lama -o end_score=20 -o next_round_starter=ended_round
     """
     the_game = resolve_game(game)
-    if not the_game.min_players <= players <= the_game.max_players:
-        raise click.BadParameter(
-            f"{the_game.title} takes {the_game.min_players} to {the_game.max_players} players; got {players}",
-            param_hint="--players",
-        )
-    if not 0 <= seat < players:
-        raise click.BadParameter(f"your seat must be 0 to {players - 1}; got {seat}", param_hint="--seat")
-    options = parse_options(option_pairs)
-    robots = parse_bots(bots, the_game.name, [s for s in range(players) if s != seat])
-    if seed is None:
-        seed = new_seed()
-    try:
-        state = the_game.new_game(players, seed=seed, options=options)
-    except ValueError as error:
-        raise click.UsageError(str(error)) from None
-    table = [
-        PlayerInfo(name, is_you=True) if s == seat else PlayerInfo(f"Bot {s} ({robots[s][0]})") for s in range(players)
-    ]
     console = Console(highlight=False)
-    try:
-        path = record_path(records_dir, the_game.name)
-        GameRecord.start(state, seed).save(path)
-    except OSError as error:
-        raise click.UsageError(f"cannot save game records in {records_dir}: {error}") from None
-    console.print(Text(f"{the_game.title} — {players} players. Type help at any prompt for help.", style="bold"))
-    session = Session(
-        console=console,
-        view=view_for(the_game.name),
-        state=state,
-        seed=seed,
-        players=table,
-        human=seat,
-        bots={s: bot for s, (_, bot) in robots.items()},
-        delay=delay,
-        path=path,
+    if resume_file is not None:
+        _only_with_a_new_game(("players", "seat", "bots", "seed", "option_pairs", "name"))
+        session = _resumed_session(console, the_game, resume_file)
+    else:
+        session = _new_session(console, the_game, players, seat, bots, seed, parse_options(option_pairs), name)
+        try:
+            session.save(records_dir)
+        except OSError as error:
+            raise click.UsageError(f"cannot save game records in {records_dir}: {error}") from None
+    session.delay = delay
+    console.print(
+        Text(f"{the_game.title} — {session.state.num_players} players. Type help at any prompt for help.", style="bold")
     )
     with stop_on_signals():
         ending = session.run()
@@ -177,8 +163,91 @@ def play(
         raise SystemExit(ending.code)
 
 
+def _new_session(
+    console: Console,
+    game: Game,
+    players: int,
+    seat: int,
+    bots: str,
+    seed: int | None,
+    options: dict[str, Any],
+    name: str,
+) -> Session:
+    if not game.min_players <= players <= game.max_players:
+        raise click.BadParameter(
+            f"{game.title} takes {game.min_players} to {game.max_players} players; got {players}",
+            param_hint="--players",
+        )
+    if not 0 <= seat < players:
+        raise click.BadParameter(f"your seat must be 0 to {players - 1}; got {seat}", param_hint="--seat")
+    robots = parse_bots(bots, game.name, [s for s in range(players) if s != seat])
+    if seed is None:
+        seed = new_seed()
+    try:
+        state = game.new_game(players, seed=seed, options=options)
+    except ValueError as error:
+        raise click.UsageError(str(error)) from None
+    table = [
+        PlayerInfo(name, is_you=True) if s == seat else PlayerInfo(f"Bot {s} ({robots[s][0]})") for s in range(players)
+    ]
+    return Session(
+        console=console,
+        view=view_for(game.name),
+        state=state,
+        seed=seed,
+        players=table,
+        human=seat,
+        bots={s: bot for s, (_, bot) in robots.items()},
+        bot_names={s: kind for s, (kind, _) in robots.items()},
+    )
+
+
+def _resumed_session(console: Console, game: Game, path: Path) -> Session:
+    """A session that continues the unfinished game of the record at ``path`` (and keeps saving there)."""
+    try:
+        record = GameRecord.load(path)
+        state = replay(record)
+    except RecordError as error:
+        raise click.BadParameter(str(error), param_hint="--resume") from None
+    if record.game != game.name:
+        raise click.BadParameter(f"{path} is a {record.game} game, not {game.name}", param_hint="--resume")
+    if state.is_over:
+        raise click.BadParameter(f"that game is over; watch it with: laro replay {path}", param_hint="--resume")
+    humans = [seat for seat in range(record.num_players) if seat not in record.bots]
+    if len(humans) != 1 or len(record.players) != record.num_players:
+        raise click.BadParameter(
+            f"{path} does not say which seat was yours and which bots played", param_hint="--resume"
+        )
+    human = humans[0]
+    kinds = parse_bots(",".join(record.bots.values()), game.name, [*record.bots])
+    robots = {seat: bot for seat, (_, bot) in kinds.items()}
+    table = [PlayerInfo(player, is_you=seat == human) for seat, player in enumerate(record.players)]
+    console.print(Text(f"Continuing the game saved in {path} after {len(record.actions)} moves.", style="bold"))
+    return Session(
+        console=console,
+        view=view_for(game.name),
+        state=state,
+        seed=record.seed,
+        players=table,
+        human=human,
+        bots=robots,
+        bot_names=dict(record.bots),
+        path=path,
+        resumed=record,
+    )
+
+
+def _only_with_a_new_game(parameters: tuple[str, ...]) -> None:
+    """Refuse options that would change a resumed game."""
+    context = click.get_current_context()
+    for parameter in parameters:
+        if context.get_parameter_source(parameter) is not click.core.ParameterSource.DEFAULT:
+            option = next(p for p in context.command.params if p.name == parameter)
+            raise click.UsageError(f"{max(option.opts, key=len)} cannot be changed when resuming a game")
+
+
 def _finish(console: Console, session: Session, records_dir: Path) -> None:
-    """Save the record and show where, and only now the seed."""
+    """Save the record and show where; the seed only once the game is over (it would reveal the cards)."""
     try:
         path = session.save(records_dir)
     except OSError as error:
@@ -187,8 +256,15 @@ def _finish(console: Console, session: Session, records_dir: Path) -> None:
         moves = len(session.record.actions)
         done = "Game" if session.state.is_over else f"Unfinished game ({moves} move{'' if moves == 1 else 's'})"
         console.print(Text.assemble(f"{done} saved to ", (str(path), "bold")), soft_wrap=True)
-        console.print(Text.assemble("Watch it again with: ", (f"laro replay {path}", "bold")), soft_wrap=True)
-    console.print(Text.assemble("Seed: ", (str(session.seed), "bold")))
+        if session.state.is_over:
+            console.print(Text.assemble("Watch it again with: ", (f"laro replay {path}", "bold")), soft_wrap=True)
+        else:
+            game = session.record.game
+            console.print(
+                Text.assemble("Continue it with: ", (f"laro play {game} --resume {path}", "bold")), soft_wrap=True
+            )
+    if session.state.is_over:
+        console.print(Text.assemble("Seed: ", (str(session.seed), "bold")))
 
 
 @contextmanager

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import random
 import time
-from dataclasses import dataclass, field
+from dataclasses import InitVar, dataclass, field
 from datetime import datetime
 from enum import Enum
 from pathlib import Path
@@ -55,10 +55,13 @@ class Session:
     delay: float = 0.6
     path: Path | None = None  # where the record is kept up to date after every move
     rngs: dict[int, random.Random] = field(default_factory=dict)
+    bot_names: dict[int, str] = field(default_factory=dict)
+    resumed: InitVar[GameRecord | None] = None  # the record of an unfinished game that this session continues
     record: GameRecord = field(init=False)
 
-    def __post_init__(self) -> None:
-        self.record = GameRecord.start(self.state, self.seed, players=[p.name for p in self.players])
+    def __post_init__(self, resumed: GameRecord | None) -> None:
+        names = [p.name for p in self.players]
+        self.record = resumed or GameRecord.start(self.state, self.seed, players=names, bots=self.bot_names)
         for seat in self.bots:
             self.rngs.setdefault(seat, make_rng(self.seed, "bot", seat))
 

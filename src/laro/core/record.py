@@ -43,10 +43,13 @@ class GameRecord:
     options: dict[str, Any] = field(default_factory=dict)
     actions: list[str] = field(default_factory=list)
     players: list[str] = field(default_factory=list)
+    bots: dict[int, str] = field(default_factory=dict)  # seat -> bot name, for the seats bots played
     result: JSONDict | None = None
 
     @classmethod
-    def start(cls, state: GameState, seed: int, players: list[str] | None = None) -> GameRecord:
+    def start(
+        cls, state: GameState, seed: int, players: list[str] | None = None, bots: dict[int, str] | None = None
+    ) -> GameRecord:
         """A record for a newly created ``state`` (made with ``seed``)."""
         data = state.to_json()
         return cls(
@@ -56,6 +59,7 @@ class GameRecord:
             seed=seed,
             options=dict(data.get("options", {})),
             players=list(players or []),
+            bots=dict(bots or {}),
         )
 
     def to_json(self) -> JSONDict:
@@ -67,6 +71,7 @@ class GameRecord:
             "options": self.options,
             "seed": self.seed,
             "players": self.players,
+            "bots": {str(seat): name for seat, name in sorted(self.bots.items())},
             "actions": self.actions,
             "result": self.result,
         }
@@ -86,6 +91,7 @@ class GameRecord:
                 options=_typed(data, "options", dict),
                 actions=_typed(data, "actions", list),
                 players=data.get("players") or [],
+                bots=_bots(data.get("bots") or {}),
                 result=data.get("result"),
             )
         except KeyError as missing:
@@ -122,6 +128,14 @@ def _typed(data: dict[str, Any], key: str, kind: type) -> Any:
     if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
         raise RecordError(f"game record field {key!r} must be of type {kind.__name__}")
     return value
+
+
+def _bots(value: Any) -> dict[int, str]:
+    if not isinstance(value, dict) or not all(
+        isinstance(seat, str) and seat.isdigit() and isinstance(name, str) for seat, name in value.items()
+    ):
+        raise RecordError("game record field 'bots' must map seat numbers to bot names")
+    return {int(seat): name for seat, name in value.items()}
 
 
 def iter_replay(record: GameRecord) -> Iterator[tuple[str | None, GameState]]:
