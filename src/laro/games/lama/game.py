@@ -142,7 +142,7 @@ class LamaGame:
         last_round = data.get("last_round")
         state.last_round = None if last_round is None else RoundResult.from_json(last_round)
         state.winners = tuple(_seat(s, n, "winners") for s in data.get("winners", []))
-        if self.option_supply(state) is not None:
+        if state.options["token_supply"] == "boxed":
             state.tokens = tuple(Tokens(**_token_fields(t)) for t in _list(data["tokens"], "tokens", n))
             state.supply = Supply(**_token_fields(data["supply"], ("white", "black")))
             if any(t.points != s for t, s in zip(state.tokens, state.scores, strict=True)):
@@ -163,10 +163,6 @@ class LamaGame:
             raise StateError("a game in progress has no winners")
         state._set_legal()
         return state
-
-    @staticmethod
-    def option_supply(state: LamaState) -> str | None:
-        return "boxed" if state.options["token_supply"] == "boxed" else None
 
 
 def _int(value: Any, name: str, minimum: int = 0) -> int:
