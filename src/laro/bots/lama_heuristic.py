@@ -42,7 +42,7 @@ from typing import TypeVar
 
 from laro.core.game import Action, JSONDict
 from laro.games.lama.actions import DRAW, QUIT
-from laro.games.lama.cards import CARD_TEXT, LLAMA, LLAMA_POINTS, NUM_KINDS
+from laro.games.lama.cards import CARD_TEXT, LLAMA, LLAMA_POINTS, NUM_KINDS, playable_after
 from laro.games.lama.cards import penalty as hand_penalty
 
 __all__ = ["LamaHeuristicBot", "chain_value", "is_trailing_in_last_round", "penalty", "quit_threshold", "read_hand"]
@@ -111,7 +111,7 @@ def chain_value(hand: Sequence[int], top: int, opponents_in: int) -> float:
     >>> chain_value(read_hand(["2", "2", "3", "3", "5", "6", "6", "L"]), 1, opponents_in=3) < 0  # too big to chain
     True
     """
-    following = (top + 1) % NUM_KINDS
+    following = playable_after(top)[1]
     next_copies = hand[following]
     value = CHAIN_BASE + CHAIN_PER_NEXT_COPY * next_copies
     if next_copies == 1:

@@ -17,7 +17,7 @@ from laro.core.game import Game, GameState
 from laro.core.options import OptionSpec, validate_options
 from laro.core.rng import new_seed
 from laro.games.lama.actions import ACTIONS, LamaAction, action_from_index, parse_action
-from laro.games.lama.cards import CARD_TEXT, COPIES, DECK, NUM_KINDS, card_from_text, hand_from_cards
+from laro.games.lama.cards import CARD_TEXT, COPIES, NUM_KINDS, card_from_text, hand_from_cards
 from laro.games.lama.scoring import RoundResult
 from laro.games.lama.state import LamaState
 from laro.games.lama.tokens import BOX_BLACK, BOX_WHITE, Supply, Tokens
@@ -202,7 +202,6 @@ def _token_fields(value: Any, names: tuple[str, ...] = ("white", "black", "owed"
 
 
 GAME = LamaGame()
-assert len(DECK) == COPIES * NUM_KINDS
 
 
 def _conforms(game: LamaGame, state: LamaState) -> tuple[Game, GameState]:

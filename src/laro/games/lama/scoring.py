@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from laro.games.lama.cards import (
-    CARD_TEXT,
     LLAMA,
     LLAMA_POINTS,
     card_from_text,
@@ -97,6 +96,3 @@ def pay_round(supply: Supply, tokens: Sequence[Tokens], result: RoundResult) -> 
     for seat in range(len(held)):
         supply, held[seat] = settle(supply, held[seat])
     return supply, tuple(held)
-
-
-assert CARD_TEXT[LLAMA] == "L"

@@ -25,6 +25,7 @@ from laro.games.lama.cards import (
     cards_of,
     count_of,
     hand_size,
+    playable_after,
     texts,
 )
 from laro.games.lama.scoring import RoundResult, pay_round, score_round
@@ -42,11 +43,12 @@ def _legal_table() -> tuple[tuple[tuple[LamaAction, ...], ...], ...]:
     for top in range(NUM_KINDS):
         row = []
         for key in range(8):
+            same, following = playable_after(top)
             actions = []
             if key & 1:
-                actions.append(PLAY[top])
+                actions.append(PLAY[same])
             if key & 2:
-                actions.append(PLAY[(top + 1) % NUM_KINDS])
+                actions.append(PLAY[following])
             actions.sort(key=lambda a: a.index)
             if key & 4:
                 actions.append(DRAW)
@@ -58,8 +60,8 @@ def _legal_table() -> tuple[tuple[tuple[LamaAction, ...], ...], ...]:
 
 _LEGAL = _legal_table()
 _NO_ACTIONS: tuple[LamaAction, ...] = ()
-_SHIFT_SAME = tuple(4 * top for top in range(NUM_KINDS))
-_SHIFT_NEXT = tuple(4 * ((top + 1) % NUM_KINDS) for top in range(NUM_KINDS))
+_SHIFT_SAME = tuple(4 * playable_after(top)[0] for top in range(NUM_KINDS))
+_SHIFT_NEXT = tuple(4 * playable_after(top)[1] for top in range(NUM_KINDS))
 _new = object.__new__
 _BIT = tuple(1 << (4 * card) for card in range(NUM_KINDS))
 _SHUFFLE_STEPS = tuple((i, i + 1) for i in range(len(DECK) - 1, 0, -1))
@@ -361,7 +363,3 @@ class LamaState:
             f"<LamaState round={self.round} player={self.current_player} top={self.top_card} "
             f"scores={list(self.scores)}>"
         )
-
-    @property
-    def rules_version(self) -> str:
-        return self.game.rules_version
