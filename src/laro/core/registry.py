@@ -17,6 +17,7 @@ from laro.core.game import Game
 __all__ = ["get_game", "list_games", "register_game"]
 
 _BUILTIN = {
+    "kamara": "laro.games.kamara:GAME",
     "lama": "laro.games.lama:GAME",
 }
 _loaded: dict[str, Game] = {}
