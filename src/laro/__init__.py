@@ -2,7 +2,7 @@
 
 >>> import laro
 >>> laro.list_games()
-['lama']
+['kamara', 'lama']
 >>> state = laro.get_game("lama").new_game(num_players=4, seed=7)
 >>> state.current_player in range(4)
 True

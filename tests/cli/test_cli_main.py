@@ -44,7 +44,7 @@ def test_rules_in_a_missing_language(run: Run) -> None:
 
 def test_rules_of_an_unknown_game(run: Run) -> None:
     result = run("rules", "chess")
-    assert result.exit_code == 2 and "known games: lama" in result.output
+    assert result.exit_code == 2 and "known games: kamara, lama" in result.output
 
 
 def test_bench_is_registered(run: Run) -> None:

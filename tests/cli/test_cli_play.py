@@ -179,7 +179,7 @@ def test_a_bot_that_cannot_be_loaded(run: Run, tmp_path: Path, monkeypatch: pyte
 def test_an_unknown_game_lists_the_games(run: Run, tmp_path: Path) -> None:
     result = run("play", "chess")
     assert result.exit_code == 2
-    assert "unknown game 'chess'; known games: lama" in result.output
+    assert "unknown game 'chess'; known games: kamara, lama" in result.output
 
 
 def test_record_names_are_readable_and_new(tmp_path: Path) -> None:

@@ -18,13 +18,18 @@ from laro.core import GameRecord, result_of
 
 HERE = Path(__file__).resolve().parent
 
-# name: (game, players, seed, options, how often the random policy may quit: low values draw the pile empty)
+# name: (game, players, seed, options, how often the random policy may quit: low values draw the pile empty;
+# Kamara has no quit)
 CASES: dict[str, tuple[str, int, int, dict[str, Any], float]] = {
     "lama-2p-default": ("lama", 2, 20240101, {}, 1.0),
     "lama-3p-drawn-out": ("lama", 3, 31337, {}, 0.02),
     "lama-4p-ended-round": ("lama", 4, 4444, {"next_round_starter": "ended_round"}, 0.3),
     "lama-5p-boxed": ("lama", 5, 55555, {"token_supply": "boxed"}, 0.3),
     "lama-6p-end-score-25": ("lama", 6, 666666, {"end_score": 25}, 0.3),
+    "kamara-2p-default": ("kamara", 2, 20261130, {}, 1.0),
+    "kamara-4p-one-match-wins": ("kamara", 4, 4242, {"target_matches": 1}, 1.0),
+    "kamara-5p-open-cards": ("kamara", 5, 5005, {"open_cards": True, "max_rounds": 30}, 1.0),
+    "kamara-8p-short": ("kamara", 8, 88888888, {"max_rounds": 12, "actions_per_turn": 3, "elder": 5}, 1.0),
 }
 
 

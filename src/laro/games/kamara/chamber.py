@@ -6,6 +6,7 @@ numbered ``NW N NE / W C E / SW S SE`` = 0..8. A tile in a slot is ``(tile numbe
 
 >>> square_name(0), square_name(80), square_index("e5")
 ('a9', 'i1', 40)
+>>> from laro.games.kamara.components import default_components
 >>> geometry = chamber_geometry(default_components(), START)
 >>> [square_name(t) for t in geometry.steps(square_index("e5"))]
 ['e6', 'f5', 'e4', 'd5']
@@ -106,7 +107,7 @@ def chamber_geometry(components: Components, tiles: tuple[Placement, ...]) -> Ge
     cache = components.geometry_cache
     geometry: Geometry | None = cache.get(tiles)
     if geometry is None:
-        if len(cache) > 4096:
+        if len(cache) >= 256:  # a game meets a few dozen arrangements; keep memory small
             cache.clear()
         geometry = cache[tiles] = _build(components.tiles, tiles)
     return geometry
