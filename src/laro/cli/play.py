@@ -6,6 +6,7 @@ drawn nicely, any other through the generic view.
 
 from __future__ import annotations
 
+import json
 import signal
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -34,19 +35,33 @@ def resolve_game(name: str) -> Game:
 
 
 def parse_options(pairs: tuple[str, ...]) -> dict[str, Any]:
-    """``key=value`` pairs as game options; whole numbers become ints.
+    """``key=value`` pairs as game options: whole numbers become ints, ``true``/``false`` booleans, ``none`` no
+    value, and ``@FILE`` the JSON data in that file (e.g. another Kamara tile set).
 
-    >>> parse_options(("end_score=20", "token_supply=boxed"))
-    {'end_score': 20, 'token_supply': 'boxed'}
+    >>> parse_options(("end_score=20", "token_supply=boxed", "open_cards=true"))
+    {'end_score': 20, 'token_supply': 'boxed', 'open_cards': True}
     """
     options: dict[str, Any] = {}
     for pair in pairs:
         key, sep, value = pair.partition("=")
         if not sep or not key.strip():
             raise click.BadParameter(f"{pair!r} is not key=value", param_hint="--option")
-        value = value.strip()
-        options[key.strip()] = int(value) if value.lstrip("-").isdigit() else value
+        options[key.strip()] = _option_value(value.strip())
     return options
+
+
+def _option_value(value: str) -> Any:
+    if value.startswith("@"):
+        try:
+            return json.loads(Path(value[1:]).read_text(encoding="utf-8"))
+        except (OSError, ValueError) as error:
+            raise click.BadParameter(
+                f"cannot read JSON data from {value[1:]!r}: {error}", param_hint="--option"
+            ) from None
+    words = {"true": True, "false": False, "none": None, "null": None}
+    if value.lower() in words:
+        return words[value.lower()]
+    return int(value) if value.lstrip("-").isdigit() else value
 
 
 def parse_bots(spec: str, game: str, seats: list[int]) -> dict[int, tuple[str, Bot]]:
