@@ -55,7 +55,7 @@ def _lama_hidden(data: dict[str, Any], seat: int) -> list[Any]:
 
 def _lama_visible(data: dict[str, Any], seat: int) -> dict[str, Any]:
     shown = {key: value for key, value in data.items() if key not in ("hands", "draw_pile", "seed")}
-    shown["hand"] = data["hands"][seat]
+    shown["hand"] = data["hands"][seat] if seat >= 0 else []  # seat -1: a spectator
     return shown
 
 
@@ -82,7 +82,7 @@ def _kamara_mine(data: dict[str, Any], seat: int) -> dict[str, Any]:
     mine: dict[str, Any] = {
         "yellow": [card if open_cards or other == seat else None for other, card in enumerate(data["yellow"])],
         "green": [card if open_cards or other == seat else None for other, card in enumerate(data["green"])],
-        "known": data["known"][seat],
+        "known": data["known"][seat] if seat >= 0 else [],  # seat -1: a spectator
     }
     if data["current_player"] == seat and data["pending"] is not None:
         mine["pending"] = data["pending"]
@@ -154,7 +154,8 @@ def _option_variants(game: Game) -> list[dict[str, Any]]:
         if spec.choices is not None:
             variants += [{spec.name: choice} for choice in spec.choices if choice != spec.default]
         elif isinstance(spec.default, int) and not isinstance(spec.default, bool):
-            small = max(spec.minimum or 1, spec.default // 2)
+            usual = PLAYOUT_OPTIONS.get(game.name, {}).get(spec.name, spec.default)  # already lowered for speed?
+            small = max(spec.minimum or 1, usual // 2)
             if small != spec.default:
                 variants.append({spec.name: small})
     return variants
@@ -482,6 +483,15 @@ def test_observations_are_json_and_hide_secrets(name: str, n: int, seed: int, po
                 if secret in ([], {}, "", None) or _norm(secret) in may_know:
                     continue  # nothing to reveal, or it equals something the seat may know anyway
                 assert _norm(secret) not in seen, f"seat {seat} can see {secret!r}"
+        public = state.public_observation()  # a spectator knows less than any seat
+        assert json.loads(json.dumps(public, allow_nan=False)) == public
+        seen_by_all = {_norm(v) for v in _subvalues(public)}
+        visible_to_all = {_norm(v) for v in _subvalues(hiding.visible(data, -1))}
+        secrets = [secret for seat in range(n) for secret in hiding.hidden(data, seat)]
+        for secret in secrets:
+            if secret in ([], {}, "", None) or _norm(secret) in visible_to_all:
+                continue
+            assert _norm(secret) not in seen_by_all, f"a spectator can see {secret!r}"
         with pytest.raises(ValueError):
             state.observation(n)
 
@@ -499,7 +509,9 @@ def test_observation_ignores_what_the_seat_cannot_see(name: str, n: int, seed: i
         for seat in range(n):
             other = hiding.perturb(data, seat, rng)
             changed += other != data
-            assert game.from_json(other).observation(seat) == state.observation(seat)
+            restored = game.from_json(other)
+            assert restored.observation(seat) == state.observation(seat)
+            assert restored.public_observation() == state.public_observation()
     assert changed  # the perturbation did change hidden parts
 
 
@@ -541,6 +553,16 @@ def test_bad_player_counts_are_errors(game_name: str) -> None:
     for n in (game.min_players - 1, game.max_players + 1, 0, -1, "4", 2.0, True, None):
         with pytest.raises(OptionError):
             game.new_game(n, seed=1)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("name", "n", "seed", "policy", "options"), CASES[::7])
+def test_public_text_of_actions(name: str, n: int, seed: int, policy: str, options: str) -> None:
+    """What others are told of an action is a non-empty text naming the same kind of action (its first word)."""
+    game = laro.get_game(name)
+    _, actions = playout(name, n, seed, policy, options)
+    for text in actions:
+        told = game.public_text(text)
+        assert told and told.split()[0] == text.split()[0]
 
 
 def test_game_describes_itself(game_name: str) -> None:

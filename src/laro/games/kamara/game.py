@@ -19,7 +19,7 @@ from laro.core.options import OptionSpec, validate_options
 from laro.core.rng import make_rng, new_seed
 from laro.games.kamara.actions import KamaraAction, action_space
 from laro.games.kamara.components import CARD_IDS, ComponentError, Components, default_components, load_components
-from laro.games.kamara.serial import from_json
+from laro.games.kamara.serial import from_json, public_text
 from laro.games.kamara.state import KamaraState
 
 __all__ = ["GAME", "OPTIONS", "KamaraGame"]
@@ -141,6 +141,10 @@ class KamaraGame:
 
     def action_from_index(self, index: int) -> KamaraAction:
         return action_space(default_components()).from_index(index)
+
+    def public_text(self, action: str) -> str:
+        """An action's text as the other players and spectators may hear it (``order``/``keep`` name cards)."""
+        return public_text(action)
 
     def rules_text(self, language: str = "en") -> str:
         name = f"rules.{language}.md"

@@ -98,9 +98,10 @@ def _pending(pending: tuple[int, ...], mine: bool) -> JSONDict:
     return shown
 
 
-def observation(state: KamaraState, seat: int) -> JSONDict:
-    """What ``seat`` may know: the public state, its own cards (all held cards with ``open_cards``)."""
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.num_players:
+def observation(state: KamaraState, seat: int | None) -> JSONDict:
+    """What ``seat`` may know: the public state, its own cards (all held cards with ``open_cards``); with
+    ``seat=None``, what a spectator may know."""
+    if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.num_players):
         raise ValueError(f"seat must be 0..{state.num_players - 1}; got {seat!r}")
     data = _public(state)
     data["seat"] = seat
@@ -111,7 +112,7 @@ def observation(state: KamaraState, seat: int) -> JSONDict:
     data["green"] = [
         _effect(effect) if effect < 0 or open_cards or s == seat else "?" for s, effect in enumerate(state.green)
     ]
-    own = state.yellow[seat]
+    own = -1 if seat is None else state.yellow[seat]
     data["code"] = None if own < 0 else state.components.yellow_by_number[own].code_text()
     data["yellow_deck_count"] = len(state.yellow_deck)
     data["green_deck_count"] = len(state.green_deck)
@@ -119,7 +120,7 @@ def observation(state: KamaraState, seat: int) -> JSONDict:
     data["pending"] = None if pending is None else _pending(pending, state.current_player == seat)
     if pending is not None and pending[0] == ORDER and state.current_player == seat:
         data["pending"]["cards"] = [CARD_IDS[card] for card in state.yellow_deck[: pending[1]]]
-    data["seen_on_top"] = [CARD_IDS[card] for card in state.known[seat]]
+    data["seen_on_top"] = [] if seat is None else [CARD_IDS[card] for card in state.known[seat]]
     data["is_over"] = state.is_over
     data["scores"] = list(state.scores)
     return data
@@ -219,7 +220,23 @@ def _from_json(game: KamaraGame, data: Mapping[str, Any]) -> KamaraState:
         raise StateError("a game in play has a first player")
     if state.pending is not None and phase != "play":
         raise StateError("decisions are made only during play")
+    if state.pending is not None:
+        _check_pending(state)
     return state
+
+
+def _check_pending(state: KamaraState) -> None:
+    """A pending decision is one that silip or panaginip can leave: nothing changes the deck before it."""
+    pending: tuple[int, ...] = state.pending  # type: ignore[assignment]
+    left = len(state.yellow_deck)
+    if pending[0] == ORDER:
+        if pending[1] != min(3, left):
+            raise StateError("an order decision covers the top three yellow cards (all of them, if fewer are left)")
+        return
+    drawn = len(pending) - 1
+    own = state.yellow[state.current_player]  # type: ignore[index]
+    if not (drawn == 2 or (drawn == 1 and left == 0 and own >= 0)):
+        raise StateError("a keep decision follows a draw of two cards (one, if it was the last), with a choice")
 
 
 def _check_squares(state: KamaraState) -> None:

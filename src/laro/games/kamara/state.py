@@ -156,6 +156,10 @@ class KamaraState:
     def observation(self, seat: int) -> JSONDict:
         return serial.observation(self, seat)
 
+    def public_observation(self) -> JSONDict:
+        """What a spectator may know: the observation of no seat."""
+        return serial.observation(self, None)
+
     def to_json(self) -> JSONDict:
         return serial.to_json(self)
 

@@ -86,6 +86,10 @@ class LamaGame:
     def action_from_index(self, index: int) -> LamaAction:
         return action_from_index(index)
 
+    def public_text(self, action: str) -> str:
+        """An action's text as the other players may hear it: every L.A.M.A. action is public."""
+        return str(action)
+
     def rules_text(self, language: str = "en") -> str:
         name = f"rules.{language}.md"
         try:

@@ -329,6 +329,13 @@ class LamaState:
             "winners": list(self.winners),
         }
 
+    def public_observation(self) -> JSONDict:
+        """What a spectator may know: the observation of any seat, without its hand and seat."""
+        data = self.observation(0)
+        data["seat"] = None
+        data["hand"] = []
+        return data
+
     def to_json(self) -> JSONDict:
         data: JSONDict = {
             "game": "lama",
