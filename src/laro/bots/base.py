@@ -50,6 +50,7 @@ BotFactory = Callable[[], Bot]
 _BOTS: dict[tuple[str, str], str | BotFactory] = {
     ("random", "*"): RandomBot,
     ("heuristic", "lama"): "laro.bots.lama_heuristic:LamaHeuristicBot",
+    ("heuristic", "kamara"): "laro.bots.kamara_heuristic:KamaraHeuristicBot",
 }
 
 

@@ -107,7 +107,8 @@ def parse_bots(spec: str, game: str, seats: list[int]) -> dict[int, tuple[str, B
     "option_pairs",
     multiple=True,
     metavar="KEY=VALUE",
-    help="A game option, repeatable, e.g. end_score=20, next_round_starter=ended_round, token_supply=boxed.",
+    help="A game option, repeatable, e.g. end_score=20, next_round_starter=ended_round, token_supply=boxed "
+    "(L.A.M.A.) or actions_per_turn=4, target_matches=2, max_rounds=30, elder=0 (Kamara).",
 )
 @click.option("--name", default="You", show_default=True, help="Your name at the table and in the record.")
 @click.option(
@@ -122,7 +123,8 @@ def parse_bots(spec: str, game: str, seats: list[int]) -> dict[int, tuple[str, B
     type=click.FloatRange(min=0),
     default=0.6,
     show_default=True,
-    help="Seconds to pause after each bot move, so you can follow.",
+    help="Seconds to pause after each bot move, so you can follow. Given explicitly (above 0), the table is "
+    "also shown after each bot move.",
 )
 @click.option(
     "--records",
@@ -144,17 +146,20 @@ def play(
     delay: float,
     records_dir: Path,
 ) -> None:
-    """Play a game of GAME (lama) in the terminal against bots.
+    """Play a game of GAME (lama or kamara) in the terminal against bots.
 
-    On your turn type a card to play it (3, L), d to draw, q to quit the round; help explains more, rules
-    shows the rules, exit stops. The game is saved in the records folder after every move; watch it
-    again with `laro replay FILE`. The seed is shown only once the game is over.
+    On your turn type what the list of choices shows (in L.A.M.A. a card to play it, d to draw, q to quit
+    the round; in Kamara an action such as move NE, or its number); help explains more, rules shows the
+    rules, exit stops. The game is saved in the records folder after every move; watch it again with
+    `laro replay FILE`. The seed is shown only once the game is over.
 
     \b
     Examples:
       laro play lama
       laro play lama --players 3 --bots random,heuristic --name Ana
       laro play lama -o end_score=20 -o next_round_starter=ended_round
+      laro play kamara --players 3
+      laro play kamara -n 4 -o actions_per_turn=4 --delay 1
     """
     the_game = resolve_game(game)
     console = Console(highlight=False)
@@ -168,6 +173,7 @@ def play(
         except OSError as error:
             raise click.UsageError(f"cannot save game records in {records_dir}: {error}") from None
     session.delay = delay
+    session.watch = delay > 0 and not _is_default("delay")
     console.print(
         Text(f"{the_game.title} — {session.state.num_players} players. Type help at any prompt for help.", style="bold")
     )
@@ -195,7 +201,14 @@ def _new_session(
         )
     if not 0 <= seat < players:
         raise click.BadParameter(f"your seat must be 0 to {players - 1}; got {seat}", param_hint="--seat")
-    robots = parse_bots(bots, game.name, [s for s in range(players) if s != seat])
+    others = [s for s in range(players) if s != seat]
+    try:
+        robots = parse_bots(bots, game.name, others)
+    except click.BadParameter:
+        if not _is_default("bots"):
+            raise
+        robots = parse_bots("random", game.name, others)  # the default kind does not play this game (yet)
+        console.print(Text(f"No {bots} bot plays {game.title} yet: the other seats are random bots.", style="dim"))
     if seed is None:
         seed = new_seed()
     try:
@@ -250,6 +263,12 @@ def _resumed_session(console: Console, game: Game, path: Path) -> Session:
         path=path,
         resumed=record,
     )
+
+
+def _is_default(parameter: str) -> bool:
+    """Whether ``parameter`` was left at its default on the command line."""
+    source = click.get_current_context().get_parameter_source(parameter)
+    return source in (None, click.core.ParameterSource.DEFAULT)
 
 
 def _only_with_a_new_game(parameters: tuple[str, ...]) -> None:

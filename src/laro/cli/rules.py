@@ -15,7 +15,7 @@ __all__ = ["rules"]
 @click.argument("game", metavar="GAME")
 @click.option("--lang", "-l", default="en", show_default=True, help="Language of the rules: en or ko.")
 def rules(game: str, lang: str) -> None:
-    """Print the rules of GAME (lama)."""
+    """Print the rules of GAME (lama or kamara)."""
     the_game = resolve_game(game)
     try:
         text = the_game.rules_text(lang.lower())

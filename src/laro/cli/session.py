@@ -18,7 +18,7 @@ from rich.text import Text
 
 from laro.bots import Bot
 from laro.cli.prompt import InputClosed, ask
-from laro.cli.views import GameView, PlayerInfo
+from laro.cli.views import GameView, MenuView, PlayerInfo
 from laro.core import GameRecord, GameState, make_rng, result_of
 
 __all__ = ["Ending", "Session", "record_path"]
@@ -53,6 +53,7 @@ class Session:
     human: int
     bots: dict[int, Bot]
     delay: float = 0.6
+    watch: bool = False  # show the table after every bot move too, not only when it is the person's turn
     path: Path | None = None  # where the record is kept up to date after every move
     rngs: dict[int, random.Random] = field(default_factory=dict)
     bot_names: dict[int, str] = field(default_factory=dict)
@@ -101,6 +102,8 @@ class Session:
             self.record.result = result_of(after)
         self._autosave()
         self.console.print(self.view.move(before, action, after, self.human, self.players))
+        if seat != self.human and self.watch and not after.is_over and after.current_player != self.human:
+            self.console.print(self.view.turn(after, self.human, self.players))
         if seat != self.human and self.delay > 0:
             time.sleep(self.delay)
         summary = self.view.round_end(before, after, self.players)
@@ -114,9 +117,13 @@ class Session:
         view, state = self.view, self.state
         self.console.print(view.turn(state, self.human, self.players))
         self._show_choices()
-        keys = ", ".join(key for key, _ in view.choices(state))
+        if isinstance(view, MenuView):
+            question = view.prompt(state)
+        else:
+            keys = ", ".join(key for key, _ in view.choices(state))
+            question = f"[bold]Your move[/] ({keys} · help): "
         while True:
-            text = ask(self.console, f"[bold]Your move[/] ({keys} · help): ")
+            text = ask(self.console, question)
             command = text.strip().lower()
             if not command:
                 self._show_choices()
@@ -137,6 +144,9 @@ class Session:
                     self.console.print(Text(str(error), style="red"))
 
     def _show_choices(self) -> None:
+        if isinstance(self.view, MenuView):
+            self.console.print(self.view.menu(self.state))
+            return
         line = Text("You can: ")
         for number, (key, what) in enumerate(self.view.choices(self.state)):
             if number:

@@ -1,12 +1,15 @@
 """How a game looks in the terminal: the view protocol, who sits where, and a generic view for any game.
 
-A game with its own view (``lama_view``) is drawn nicely; any other registered game falls back to
-:class:`GenericView`, which shows JSON and numbers the legal actions.
+A game with its own view (``lama_view``, ``kamara_view``) is drawn nicely; any other registered game falls back
+to :class:`GenericView`, which shows JSON and numbers the legal actions. A view whose choices are too many to list
+one by one also keeps :class:`MenuView`: it draws its own menu and prompt.
 
 >>> import laro
->>> view_for("lama").game
-'lama'
->>> GenericView("kamara").parse("4", laro.get_game("lama").new_game(2, seed=3))
+>>> view_for("lama").game, view_for("kamara").game
+('lama', 'kamara')
+>>> isinstance(view_for("kamara"), MenuView), isinstance(view_for("lama"), MenuView)
+(True, False)
+>>> GenericView("lama").parse("3", laro.get_game("lama").new_game(2, seed=3))
 'quit'
 """
 
@@ -15,7 +18,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from rich.console import Group, RenderableType
 from rich.json import JSON
@@ -24,7 +27,7 @@ from rich.text import Text
 
 from laro.core import GameState, MalformedActionError
 
-__all__ = ["GameView", "GenericView", "PlayerInfo", "view_for"]
+__all__ = ["GameView", "GenericView", "MenuView", "PlayerInfo", "view_for"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,6 +83,19 @@ class GameView(Protocol):
 
     def game_end(self, state: GameState, players: Sequence[PlayerInfo]) -> RenderableType:
         """The final ranking and the winners."""
+        ...
+
+
+@runtime_checkable
+class MenuView(Protocol):
+    """A view that shows the choices itself (grouped, numbered as it likes) instead of one ``key what`` list."""
+
+    def menu(self, state: GameState) -> RenderableType:
+        """What the person can do now."""
+        ...
+
+    def prompt(self, state: GameState) -> str:
+        """The question asked for a move (rich markup allowed)."""
         ...
 
 
@@ -141,4 +157,8 @@ def view_for(game: str) -> GameView:
         from laro.cli.lama_view import LamaView
 
         return LamaView()
+    if game == "kamara":
+        from laro.cli.kamara_view import KamaraView
+
+        return KamaraView()
     return GenericView(game)

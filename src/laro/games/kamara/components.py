@@ -179,7 +179,7 @@ def load_components(
     yellow = _load_part("yellow_cards", _load_yellow, data["yellow_cards"])
     green = _load_part("green_cards", _load_green, data["green_cards"])
     ordered = sorted(tile_list, key=lambda tile: KINDS.index(tile.kind))
-    deck = tuple(number for number, card in enumerate(green) for _ in range(card.count))
+    deck = tuple(EFFECTS.index(card.effect) for card in green for _ in range(card.count))
     return Components(
         tiles=tuple(ordered),
         yellow=yellow,
@@ -253,6 +253,9 @@ def _load_tile(item: Mapping[str, Any]) -> Tile:
     faces_data = item["faces"]
     if not isinstance(faces_data, dict) or sorted(faces_data) != ["A", "B"]:
         raise ComponentError(f"{name}: a tile has exactly two faces, A and B")
+    for label in "AB":  # a face may repeat the grid, but blocks, paltik and tapos are the same on both faces
+        if faces_data[label].get("grid", grid) != grid:
+            raise ComponentError(f"{name} face {label}: blocks, paltik and tapos must be the same on both faces")
     faces = (_load_face(name, kind, faces_data["A"], "A"), _load_face(name, kind, faces_data["B"], "B"))
     if kind != "centre" and faces[0].paltik == faces[1].paltik:
         raise ComponentError(f"{name}: faces A and B must show the paltik in different states")

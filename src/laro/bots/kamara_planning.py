@@ -1,0 +1,338 @@
+"""Route planning for the ``heuristic`` Kamara bot: the chamber read from an observation, distances and tours.
+
+A :class:`Board` is one arrangement of the chamber (tiles, faces, rotations) with what the bot needs to plan on
+it: each slot's paltik square and state, the legal steps of every square, and distances that ignore the diwa
+(cached per square). :func:`route` is a breadth-first search from the bot's own square that respects the other
+diwa and returns, for every square, the first action of a shortest route. :func:`tour` is the fewest actions
+that flip a set of tiles and then match on a tapos. Distances count actions: a Move step is one, and a Port
+from any tapos to any other tapos is one.
+
+>>> from laro.games.kamara.chamber import START, square_index
+>>> from laro.games.kamara import default_components
+>>> board = board_of(default_components(), START)
+>>> board.turns, board.light[0], board.paltik[4]
+(0, True, -1)
+>>> start = square_index("e5")  # the logo: a tapos, so every other tapos is one Port away
+>>> min(board.distances(start)[t] for t in board.tapos if t != start)
+1
+>>> tour(board, board.distances(start), ())  # nothing to flip: match where it stands
+(1, -1)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from itertools import pairwise, permutations
+from typing import Any, cast
+
+from laro.core.game import Action, JSONDict
+from laro.games.kamara.actions import COLOURS, END, KamaraAction
+from laro.games.kamara.chamber import CENTRE, POSITION_SLOT, SLOTS, Geometry, Placement, chamber_geometry, square_index
+from laro.games.kamara.components import CARD_IDS, POSITIONS, Components
+
+__all__ = [
+    "INF",
+    "PORT_BASE",
+    "Board",
+    "Choices",
+    "Situation",
+    "board_of",
+    "card_bits",
+    "code_score",
+    "diwa_squares",
+    "read_tiles",
+    "route",
+    "tour",
+    "wrong_slots",
+]
+
+INF = 10_000  # an unreachable square's distance; sums of a few stay far below any real plan's reach
+PORT_BASE = 100  # a route's first action: a direction 0..7 (Move), or PORT_BASE + square (Port)
+_EXACT_TOUR = 5  # up to this many tiles the tour tries every order; beyond, nearest first
+_BOARDS: dict[tuple[int, tuple[Placement, ...]], Board] = {}
+
+
+class Board:
+    """One chamber arrangement and the distances on it (see the module docstring)."""
+
+    __slots__ = (
+        "_from",
+        "adjacency",
+        "geometry",
+        "light",
+        "paltik",
+        "tapos",
+        "tapos_set",
+        "tiles",
+        "to_tapos",
+        "turns",
+    )
+
+    def __init__(self, components: Components, tiles: tuple[Placement, ...]) -> None:
+        self.tiles = tiles
+        self.geometry: Geometry = chamber_geometry(components, tiles)
+        self.turns = tiles[CENTRE][2]
+        self.light = tuple(
+            components.tiles[number].faces[face].paltik == "light" for number, face, _ in tiles
+        )  # per slot (False for the centre)
+        paltik = [-1] * 9
+        for square, slot in enumerate(self.geometry.paltik_slot):
+            if slot >= 0:
+                paltik[slot] = square
+        self.paltik = tuple(paltik)
+        step = self.geometry.step
+        self.adjacency = tuple(tuple((d, t) for d in range(8) if (t := step[sq * 8 + d]) >= 0) for sq in range(81))
+        self.tapos = self.geometry.tapos
+        self.tapos_set = frozenset(self.tapos)
+        self.to_tapos = self._search(self.tapos, ports=False)
+        self._from: dict[int, list[int]] = {}
+
+    def distances(self, square: int) -> list[int]:
+        """Actions from ``square`` to every square (Moves and Ports), ignoring the diwa; symmetric."""
+        found = self._from.get(square)
+        if found is None:
+            found = self._from[square] = self._search((square,), ports=True)
+        return found
+
+    def _search(self, sources: Sequence[int], ports: bool) -> list[int]:
+        dist = [INF] * 81
+        for source in sources:
+            dist[source] = 0
+        frontier = list(sources)
+        adjacency, tapos_set = self.adjacency, self.tapos_set
+        ported = not ports
+        while frontier:
+            following = []
+            for square in frontier:
+                d = dist[square] + 1
+                for _, target in adjacency[square]:
+                    if dist[target] == INF:
+                        dist[target] = d
+                        following.append(target)
+                if not ported and square in tapos_set:
+                    ported = True
+                    for target in self.tapos:
+                        if dist[target] == INF:
+                            dist[target] = d
+                            following.append(target)
+            frontier = following
+        return dist
+
+    def slot_at(self, position: int, turns: int | None = None) -> int:
+        """The slot that card ``position`` names with the logo turned ``turns`` (default: as it lies)."""
+        return POSITION_SLOT[(position + 2 * (self.turns if turns is None else turns)) % 8]
+
+
+def board_of(components: Components, tiles: tuple[Placement, ...]) -> Board:
+    """The :class:`Board` of an arrangement, kept while the bot keeps meeting it."""
+    key = (id(components), tiles)
+    board = _BOARDS.get(key)
+    if board is None or board.geometry is not chamber_geometry(components, tiles):
+        if len(_BOARDS) > 256:
+            _BOARDS.clear()
+        board = _BOARDS[key] = Board(components, tiles)
+    return board
+
+
+def read_tiles(components: Components, tiles: Mapping[str, Any]) -> tuple[Placement, ...] | None:
+    """The observation's ``tiles`` as placements; ``None`` while a slot is empty.
+
+    >>> from laro.games.kamara import default_components
+    >>> data = {slot: {"tile": "kamara", "face": "A", "rotation": 90} for slot in SLOTS}
+    >>> read_tiles(default_components(), data)[4]
+    (0, 0, 1)
+    """
+    placed = []
+    for slot in SLOTS:
+        item = tiles.get(slot)
+        if item is None:
+            return None
+        placed.append((components.tile_number[item["tile"]], "AB".index(item["face"]), int(item["rotation"]) // 90))
+    return tuple(placed)
+
+
+def card_bits(code: Mapping[str, str]) -> tuple[int, int]:
+    """A card's code as bit masks over positions: (positions shown, positions that must show light).
+
+    >>> card_bits({"N": "light", "E": "dark"})
+    (5, 1)
+    """
+    shown = light = 0
+    for position, state in code.items():
+        bit = 1 << POSITIONS.index(position)
+        shown |= bit
+        if state == "light":
+            light |= bit
+    return shown, light
+
+
+def code_score(components: Components, placed: Mapping[int, Placement], shown: int, light: int, turns: int) -> int:
+    """During setup: the code's positions shown right minus those shown wrong by the tiles placed so far.
+
+    >>> from laro.games.kamara import default_components
+    >>> code_score(default_components(), {1: (5, 0, 0), 2: (2, 1, 1)}, *card_bits({"N": "light", "NE": "light"}), 0)
+    0
+    """
+    score = 0
+    for position in range(8):
+        slot = POSITION_SLOT[(position + 2 * turns) % 8]
+        if (shown >> position) & 1 and slot in placed:
+            number, face, _ = placed[slot]
+            is_light = components.tiles[number].faces[face].paltik == "light"
+            score += 1 if is_light == bool((light >> position) & 1) else -1
+    return score
+
+
+def wrong_slots(
+    board: Board, shown: int, light: int, turns: int | None = None, lights: Sequence[bool] = ()
+) -> tuple[int, ...]:
+    """The slots whose paltik breaks the code (logo turned ``turns``; paltik states ``lights`` if given)."""
+    states = lights or board.light
+    wrong = []
+    for position in range(8):
+        if (shown >> position) & 1:
+            slot = board.slot_at(position, turns)
+            if states[slot] != bool((light >> position) & 1):
+                wrong.append(slot)
+    return tuple(wrong)
+
+
+def route(board: Board, start: int, occupied: int) -> tuple[list[int], list[int]]:
+    """Shortest routes from ``start`` past the diwa in ``occupied``: (actions to each square, first action).
+
+    An occupied square gets the distance of stepping onto it (the bot may poke its diwa away first), but no
+    route leads through it; a Port leads only to an empty tapos.
+    """
+    dist = [INF] * 81
+    first = [-1] * 81
+    dist[start] = 0
+    frontier = [start]
+    adjacency, tapos_set = board.adjacency, board.tapos_set
+    ported = False
+    while frontier:
+        following = []
+        for square in frontier:
+            d = dist[square] + 1
+            how = first[square]
+            for direction, target in adjacency[square]:
+                if dist[target] == INF:
+                    dist[target] = d
+                    first[target] = direction if square == start else how
+                    if not (occupied >> target) & 1:
+                        following.append(target)
+            if not ported and square in tapos_set:
+                ported = True
+                for target in board.tapos:
+                    if dist[target] == INF and not (occupied >> target) & 1:
+                        dist[target] = d
+                        first[target] = PORT_BASE + target if square == start else how
+                        following.append(target)
+        frontier = following
+    return dist, first
+
+
+def tour(
+    board: Board, start: Sequence[int], slots: Sequence[int], extra: Mapping[int, int] | None = None
+) -> tuple[int, int]:
+    """Fewest actions to flip the tiles in ``slots`` and then match: (actions, the slot to flip first or -1).
+
+    ``start`` holds the distances from where the tour begins; ``extra`` adds actions per slot (a locked tile,
+    a diwa on its paltik). The last leg goes to the nearest tapos.
+    """
+    if not slots:
+        return min(start[t] for t in board.tapos) + 1, -1
+    paltik, to_tapos = board.paltik, board.to_tapos
+    fixed = len(slots) + 1 + (sum(extra.get(slot, 0) for slot in slots) if extra else 0)
+    if len(slots) > _EXACT_TOUR:
+        return _greedy_tour(board, start, slots, fixed)
+    best, best_first = INF * 4, slots[0]
+    for order in permutations(slots):
+        cost = start[paltik[order[0]]]
+        for a, b in pairwise(order):
+            cost += board.distances(paltik[a])[paltik[b]]
+        cost += to_tapos[paltik[order[-1]]]
+        if cost < best:
+            best, best_first = cost, order[0]
+    return best + fixed, best_first
+
+
+def _greedy_tour(board: Board, start: Sequence[int], slots: Sequence[int], fixed: int) -> tuple[int, int]:
+    left = list(slots)
+    here = start
+    cost = 0
+    first = -1
+    while left:
+        slot = min(left, key=lambda s: here[board.paltik[s]])
+        cost += here[board.paltik[slot]]
+        first = slot if first < 0 else first
+        left.remove(slot)
+        here = board.distances(board.paltik[slot])
+    return cost + min(here[t] for t in board.tapos) + fixed, first
+
+
+def diwa_squares(diwa: Mapping[str, str]) -> dict[int, int]:
+    """The observation's ``diwa`` as colour index -> square index."""
+    return {COLOURS.index(colour): square_index(square) for colour, square in diwa.items()}
+
+
+class Choices:
+    """The legal actions by kind and arguments, as positions in the list the bot was given."""
+
+    def __init__(self, legal: Sequence[Action]) -> None:
+        self.actions = [cast(KamaraAction, action) for action in legal]
+        self.at: dict[tuple[int, tuple[int, ...]], int] = {}
+        self.kinds: dict[int, list[int]] = {}
+        for i, action in enumerate(self.actions):
+            self.at[action.kind, action.args] = i
+            self.kinds.setdefault(action.kind, []).append(i)
+
+    def find(self, kind: int, *args: int) -> int | None:
+        return self.at.get((kind, args))
+
+    def of(self, kind: int) -> list[KamaraAction]:
+        return [self.actions[i] for i in self.kinds.get(kind, ())]
+
+    def end(self) -> int:
+        found = self.find(END)
+        return len(self.actions) - 1 if found is None else found
+
+
+class Situation:
+    """What a seat reads from its observation during play, and the shortest routes from its square."""
+
+    def __init__(self, observation: JSONDict, components: Components, board: Board) -> None:
+        self.observation = observation
+        self.components = components
+        self.board = board
+        seat: int = observation["seat"]
+        squares = diwa_squares(observation["diwa"])
+        self.colour = COLOURS.index(observation["colours"][seat])
+        self.me = squares.pop(self.colour)
+        self.rivals = squares  # colour -> square
+        self.occupied = sum(1 << square for square in squares.values())
+        code = observation["code"]
+        self.card = card_bits(code) if code else None
+        self.locked = frozenset(SLOTS.index(slot) for slot in observation["locks"])
+        self.actions_left: int = observation["actions_left"]
+        self.per_turn: int = observation["options"]["actions_per_turn"]
+        self.effect: str | None = observation["green"][seat]
+        self.dist, self.first = route(board, self.me, self.occupied)
+
+    def wrong(self) -> tuple[int, ...]:
+        return wrong_slots(self.board, *self.card) if self.card else ()
+
+    def plan(self, start: Sequence[int], slots: Sequence[int], board: Board | None = None) -> tuple[int, int]:
+        """The tour's cost and first slot; a locked tile waits a turn, a diwa on a paltik costs a poke."""
+        board = board or self.board
+        extra = {slot: self.per_turn for slot in slots if slot in self.locked}
+        for slot in slots:
+            if (self.occupied >> board.paltik[slot]) & 1:
+                extra[slot] = extra.get(slot, 0) + 1
+        return tour(board, start, slots, extra)
+
+    def card_cost(self, card_id: str) -> int:
+        shown, light = self.components.codes[CARD_IDS.index(card_id)]
+        return self.plan(self.dist, wrong_slots(self.board, shown, light))[0]
+
+    def rival_at(self, square: int) -> int:
+        return next((colour for colour, there in self.rivals.items() if there == square), -1)

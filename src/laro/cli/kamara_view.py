@@ -1,0 +1,676 @@
+"""How Kamara looks in the terminal: the chamber beside the players and your cards, a grouped menu, short forms
+for typing actions, and a line in words for everything that happens.
+
+The screen shows a seat only what it may know: everything comes from that seat's observation, except the
+tiles' geometry, which is public. A replay (no viewer) shows every card.
+
+>>> from laro.games.kamara import GAME
+>>> state = GAME.new_game(2, seed=5, options={"elder": 0})
+>>> view = KamaraView()
+>>> view.parse("sulok nw b", state), view.parse("Place KAMARA c a 90", state)
+('place sulok NW B', 'place kamara C A 90')
+>>> view.parse("nw", state)
+Traceback (most recent call last):
+...
+laro.core.errors.IllegalActionError: move NW is not allowed: the chamber is being built: place a tile
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from rich.console import Group, RenderableType
+from rich.rule import Rule
+from rich.table import Table
+from rich.text import Text
+
+from laro.cli.kamara_board import (
+    ARROWS,
+    DIWA_LETTERS,
+    BesideOrBelow,
+    Layout,
+    board_text,
+    card_grid,
+    code_picture,
+    diwa_tag,
+    layout_of,
+    legend_text,
+    pool_picture,
+    relative_light,
+    side_by_side,
+)
+from laro.cli.views import PlayerInfo
+from laro.core import GameState, IllegalActionError, MalformedActionError
+from laro.games.kamara import COLOURS, KamaraState, public_text, square_index
+from laro.games.kamara.actions import (
+    DIWA,
+    END,
+    EXCHANGE,
+    FLIP,
+    KEEP,
+    MATCH,
+    MOVE,
+    ORDER,
+    PLACE,
+    POKE,
+    PORT,
+    TULAK,
+    KamaraAction,
+)
+from laro.games.kamara.chamber import CENTRE, FILES, SLOT_KIND, SLOTS, square_name
+from laro.games.kamara.components import DIRECTIONS, EFFECTS
+
+__all__ = ["HELP_MARKDOWN", "KamaraView", "MenuEntry", "describe_move", "menu_entries", "numbered"]
+
+HELP_MARKDOWN = """\
+**Kamara in short.** Flip tiles until their paltik marks (○ light, ● dark) show the code of your secret yellow
+card, read from the logo's arrow; then stand on a tapos (◇, or the logo square) and `match`. Three matched cards
+win. A turn has up to five actions; `end` stops early.
+
+**Typing an action.** Type an action as listed under *You can*, or the number before it. Short forms:
+
+- a direction alone moves: `ne` is `move NE` (`n ne e se s sw w nw`; so `e` moves east — type `end` to end);
+- a square alone ports there: `i1` is `port i1` (or `play tawag i1` when that is what you can do);
+- green cards without `play`: `tulak blue n e`, `sigla`, `pitik nw`, `ignore`…;
+- a colour may be its letter: `poke r d4`, `tulak b n`;
+- setup without the first word: `sulok nw a` is `place sulok NW A` (the centre takes a rotation: `kamara c b 90`),
+  `teal b7` or `t b7` is `diwa teal b7`;
+- decisions: `order Y03 Y01 Y07` (top first) and `keep Y05`, or just the card ids.
+
+**The board.** Files `a`–`i`, ranks `1`–`9` (`a9` top left); slots `NW N NE / W C E / SW S SE`. Heavy lines ━┃
+are walls, thin lines the seams between tiles, the yellow frame the border. ███ blocks, ○/● paltik (light/dark),
+◇ tapos, the arrow is the logo. Diwa are capital letters: R red, B blue, O orange, P purple, K pink, W white,
+X black, T teal; yours is underlined. ░ marks a locked tile. Your yellow card is drawn beside the board as
+printed (arrow up) and turned onto the chamber, with ✓/✗ for what the chamber shows now.
+
+`help` shows this, `rules` the full rules, `exit` stops the game (it is saved; `laro play kamara --resume FILE`).
+"""
+
+_FORMS = {
+    "move": "move <dir>, e.g. move NE (directions N NE E SE S SW W NW)",
+    "port": "port <square>, e.g. port i1",
+    "poke": "poke <colour> <square>, e.g. poke red d4",
+    "play": "play <effect> [args], e.g. play tulak blue N E, or play ignore",
+    "place": "place <tile> <slot> <face> [<rotation>], e.g. place sulok NW A",
+    "diwa": "diwa <colour> <square>, e.g. diwa teal b7",
+    "order": "order <id> <id> <id>, top first",
+    "keep": "keep <id>",
+}
+_LETTER_COLOUR = {letter.lower(): colour for colour, letter in DIWA_LETTERS.items()}
+_NEEDS_COLOUR = ("diwa", "poke", "tulak", "lipat")
+_POINTS = ("north", "east", "south", "west")
+
+
+def _kamara(state: GameState) -> KamaraState:
+    if not isinstance(state, KamaraState):
+        raise TypeError(f"the Kamara view needs a Kamara state, not {type(state).__name__}")
+    return state
+
+
+def _seen(state: KamaraState, viewer: int | None) -> dict[str, Any]:
+    """What the screen may show: the viewer's observation, or everything in a replay (``viewer`` None)."""
+    if viewer is not None:
+        return state.observation(viewer)
+    data = state.to_json()
+    data["yellow_deck_count"] = len(data["yellow_deck"])
+    data["green_deck_count"] = len(data["green_deck"])
+    data["seen_on_top"] = []
+    return data
+
+
+def _card(number: int) -> str:
+    return f"Y{number + 1:02d}"
+
+
+def _colour(state: KamaraState, seat: int) -> str | None:
+    return COLOURS[state.colours[seat]] if state.colours[seat] >= 0 else None
+
+
+def _tag(colour: str | None, name: bool = True) -> Text:
+    """A diwa chip, with its colour's name after it."""
+    tag = diwa_tag(colour)
+    if colour is not None and name:
+        tag.append(f" {colour}", style="")
+    return tag
+
+
+# -- the menu --------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class MenuEntry:
+    """One line of the menu: a label (``move``, ``poke red``), its choices ``(shown, action text)`` and a note."""
+
+    label: str
+    items: list[tuple[str, str]] = field(default_factory=list)
+    note: str = ""
+
+
+def menu_entries(state: KamaraState) -> list[MenuEntry]:
+    """The legal actions grouped for reading; the long setup lists are summarised instead of listed."""
+    legal = state.legal_actions()
+    if legal and legal[0].kind == PLACE and len(legal) > 12:
+        return _place_summary(state, legal)
+    if legal and legal[0].kind == DIWA:
+        return _diwa_summary(legal)
+    entries: dict[str, MenuEntry] = {}
+    for action in legal:
+        label, shown, note = _entry(state, action)
+        entry = entries.setdefault(label, MenuEntry(label))
+        entry.note = entry.note or note
+        if action.kind == TULAK and len(action.args) == 3:
+            entry.note = "or two steps, e.g. " + action.text
+        else:
+            entry.items.append((shown, action.text))
+    return list(entries.values())
+
+
+def numbered(entries: Sequence[MenuEntry]) -> list[str]:
+    """The action texts in the order the menu numbers them (from 1)."""
+    return [text for entry in entries for _, text in entry.items]
+
+
+def _entry(state: KamaraState, action: KamaraAction) -> tuple[str, str, str]:
+    """The menu label, the short text shown and a note, for one action."""
+    kind, words = action.kind, action.text.split()
+    me = state.diwa[state.current_player] if state.current_player is not None else -1
+    if kind == MOVE:
+        return "move", f"{words[1]}→{square_name(state.geometry.step[me * 8 + action.args[0]])}", ""
+    if kind == FLIP:
+        slot = state.geometry.paltik_slot[me]
+        placed = state.tiles[slot]
+        becomes = "dark" if placed is not None and placed[1] == 0 else "light"
+        return "flip", "", f"the {SLOTS[slot]} tile: its paltik becomes {becomes}"
+    if kind == MATCH:
+        return "match", "", "the chamber shows your card!"
+    if kind == EXCHANGE:
+        return "exchange", "", "your yellow card for the top of the yellow deck"
+    if kind == END:
+        return "end", "", f"the turn ({state.actions_left} action{'s' if state.actions_left != 1 else ''} left)"
+    if kind == TULAK:
+        seat = state.seat_of_colour(action.args[0])
+        target = state.geometry.step[state.diwa[seat] * 8 + action.args[1]]
+        return " ".join(words[:3]), f"{words[3]}→{square_name(target)}", ""
+    if kind in (PORT, POKE) or words[:2] in (["play", "tawag"], ["play", "lipat"]):
+        return " ".join(words[:-1]), words[-1], ""
+    if words[0] == "play" and len(words) > 2:
+        return " ".join(words[:2]), "↔".join(words[2:]) if words[1] == "palitan" else " ".join(words[2:]), ""
+    if words[0] == "play":
+        return "play", words[1], ""
+    return words[0], " ".join(words[1:]), ""  # place, order, keep
+
+
+def _place_summary(state: KamaraState, legal: Sequence[KamaraAction]) -> list[MenuEntry]:
+    tiles = state.components.tiles
+    by_kind: dict[str, tuple[list[str], list[str]]] = {}
+    for action in legal:
+        tile, slot = tiles[action.args[0]], SLOTS[action.args[1]]
+        names, slots = by_kind.setdefault(tile.kind, ([], []))
+        names += [] if tile.id in names else [tile.id]
+        slots += [] if slot in slots else [slot]
+    entries = [MenuEntry("place", [], f"<tile> <slot> <face> [<rotation>], e.g. {legal[0].text}")]
+    entries += [
+        MenuEntry("", [], f"{kind} {' '.join(names)} → {' '.join(slots)}") for kind, (names, slots) in by_kind.items()
+    ]
+    centre = " (the centre also takes 0, 90, 180 or 270: where its arrow points)" if "centre" in by_kind else ""
+    entries.append(MenuEntry("", [], f"face A shows the paltik light, B dark{centre}"))
+    return entries
+
+
+def _diwa_summary(legal: Sequence[KamaraAction]) -> list[MenuEntry]:
+    colours = sorted({action.args[0] for action in legal})
+    squares = {action.args[1] for action in legal}
+    names = " ".join(f"{COLOURS[c]} ({DIWA_LETTERS[COLOURS[c]]})" for c in colours)
+    where = f"any of the {len(squares)} empty squares of the corner and edge tiles, not a block or a paltik"
+    return [
+        MenuEntry("diwa", [], f"<colour> <square>, e.g. {legal[0].text}"),
+        MenuEntry("", [], f"colours left: {names}"),
+        MenuEntry("", [], f"squares: {where}"),
+    ]
+
+
+# -- the view --------------------------------------------------------------------------------------------------
+
+
+class KamaraView:
+    """The terminal view of Kamara (a :class:`laro.cli.views.GameView` and ``MenuView``)."""
+
+    game = "kamara"
+    help_markdown = HELP_MARKDOWN
+
+    def turn(self, state: GameState, viewer: int | None, players: Sequence[PlayerInfo]) -> RenderableType:
+        """The chamber beside the players and the viewer's cards; during setup the tiles still to place."""
+        kamara = _kamara(state)
+        seen = _seen(kamara, viewer)
+        layout = layout_of(kamara)
+        diwa = {square_index(square): colour for colour, square in seen["diwa"].items()}
+        locks = {SLOTS.index(slot): seen["colours"][seat] for slot, seat in seen["locks"].items()}
+        focus = viewer if viewer is not None else kamara.current_player  # whose diwa is underlined
+        mine = frozenset({kamara.diwa[focus]} if focus is not None and kamara.diwa[focus] >= 0 else ())
+        board = board_text(layout, diwa, locks, mine)
+        parts: list[RenderableType] = [
+            Rule(_heading(kamara, viewer, players), style="cyan"),
+            BesideOrBelow(board, _panel(kamara, seen, viewer, players, layout)),
+        ]
+        if kamara.phase == "tiles":
+            parts.append(pool_picture([kamara.components.tiles[number] for number in kamara.pool]))
+        parts.append(legend_text(colours=kamara.phase in ("tiles", "diwa")))
+        return Group(*parts)
+
+    # -- input --------------------------------------------------------------------------------------------
+
+    def choices(self, state: GameState) -> list[tuple[str, str]]:
+        """Every legal action, as ``(what to type, what it is)``."""
+        return [(action.text, action.text) for action in _kamara(state).legal_actions()]
+
+    def menu(self, state: GameState) -> RenderableType:
+        """The legal actions grouped by kind, one line each; what is listed is numbered."""
+        grid = Table.grid(padding=(0, 2))
+        grid.add_column(style="bold", no_wrap=True)
+        grid.add_column()
+        number = 0
+        for entry in menu_entries(_kamara(state)):
+            line = Text()
+            for shown, _ in entry.items:
+                number += 1
+                line.append("  " if line else "")
+                line.append(str(number), style="bold cyan")
+                line.append(f" {shown}" if shown else "")
+            if entry.note:
+                line.append(("  " if line else "") + entry.note, style="dim" if line else "")
+            grid.add_row(entry.label, line)
+        return Group(Text("You can:", style="bold"), grid)
+
+    def prompt(self, state: GameState) -> str:
+        """The question asked for a move."""
+        count = len(numbered(menu_entries(_kamara(state))))
+        numbers = {0: "", 1: "1 or "}.get(count, f"1–{count} or ")
+        return f"[bold]Your move[/] ({numbers}an action · help): "
+
+    def parse(self, text: str, state: GameState) -> str:
+        """The action meant by a number from the menu, an action's text or a short form (see the help); a
+        ``ValueError`` says briefly why it is not possible."""
+        kamara = _kamara(state)
+        words = text.lower().split()
+        if len(words) == 1 and words[0].isdigit():
+            listed = numbered(menu_entries(kamara))
+            if not 1 <= int(words[0]) <= len(listed):
+                raise MalformedActionError(
+                    f"choose a number from 1 to {len(listed)}" if listed else "no choice is numbered here: type it"
+                )
+            return listed[int(words[0]) - 1]
+        full = _expand(words, kamara)
+        try:
+            action = kamara.space.parse(" ".join(full))
+        except MalformedActionError:
+            form = _FORMS.get(full[0] if full else "")
+            hint = _place_hint(full, kamara) or (f"the form is {form}" if form else "")
+            hint = hint or "type an action from the list, its number, or help"
+            raise MalformedActionError(f"{text.strip()!r} is not an action here; {hint}") from None
+        if action not in kamara.legal_actions():
+            try:
+                kamara.apply(action)
+            except IllegalActionError as error:  # the reason only, not the list of every allowed action
+                raise IllegalActionError(str(error).split("; allowed: ")[0]) from None
+        return action.text
+
+    # -- what happened ------------------------------------------------------------------------------------
+
+    def move(
+        self, before: GameState, action: str, after: GameState, viewer: int | None, players: Sequence[PlayerInfo]
+    ) -> RenderableType:
+        """Who did what, in words; the actor's private cards only for the actor (or in a replay)."""
+        return describe_move(_kamara(before), action, _kamara(after), viewer, players)
+
+    def round_end(self, before: GameState, after: GameState, players: Sequence[PlayerInfo]) -> RenderableType | None:
+        """Nothing: a new round is told in the move lines, and nobody has to press Enter for it."""
+        return None
+
+    def round_start(self, state: GameState, players: Sequence[PlayerInfo]) -> RenderableType | None:
+        """At the very start: how the setup goes."""
+        kamara = _kamara(state)
+        if kamara.phase != "tiles" or len(kamara.pool) < len(kamara.components.tiles):
+            return None
+        return Group(
+            Rule("Setup", style="bold cyan"),
+            Text(
+                f"Everyone has drawn a secret yellow card. The elder, {players[kamara.elder].label}, places the first "
+                "tile; then each player to the left places one until the chamber is complete. Then everyone "
+                "chooses a diwa."
+            ),
+        )
+
+    def game_end(self, state: GameState, players: Sequence[PlayerInfo]) -> RenderableType:
+        """How the game ended, the ranking by matched cards, and the winners."""
+        kamara = _kamara(state)
+        target, scores = kamara.options["target_matches"], kamara.scores
+        if any(score >= target for score in scores):
+            how = f"{players[kamara.winners[0]].label} matched {target} yellow cards."
+        elif not kamara.yellow_deck:
+            how = "The yellow deck ran out: the most matched cards win."
+        else:
+            how = f"After {kamara.round} rounds the game stops: the most matched cards win."
+        table = Table(box=None, pad_edge=False, padding=(0, 1))
+        for name in ("Rank", "Diwa", "Player", "Matched"):
+            table.add_column(name)
+        for seat in sorted(range(len(players)), key=lambda s: (-scores[s], s)):
+            rank = 1 + sum(1 for other in scores if other > scores[seat])
+            style = "bold green" if seat in kamara.winners else ""
+            cards = " ".join(map(_card, kamara.matched[seat]))
+            label = Text(players[seat].label, style=style)
+            table.add_row(f"{rank}.", _tag(_colour(kamara, seat)), label, f"{scores[seat]} {cards}")
+        winners = [players[seat] for seat in kamara.winners]
+        if len(winners) == 1:
+            line = "You win!" if winners[0].is_you else f"{winners[0].label} wins."
+        else:
+            line = "Shared win: " + ", ".join(w.label for w in winners)
+            line += " — you share the win!" if any(w.is_you for w in winners) else "."
+        seen = kamara.public_observation()
+        diwa = {square_index(square): colour for colour, square in seen["diwa"].items()}
+        board = board_text(layout_of(kamara), diwa, {})
+        return Group(
+            Rule("Game over", style="bold yellow"),
+            BesideOrBelow(board, Group(Text(how), Text(), table, Text(), Text(line, style="bold green"))),
+        )
+
+
+# -- the picture beside the board ------------------------------------------------------------------------------
+
+
+def _heading(state: KamaraState, viewer: int | None, players: Sequence[PlayerInfo]) -> str:
+    current = state.current_player
+    who = "nobody's" if current is None else ("your" if current == viewer else _possessive(players[current].label))
+    if state.phase == "tiles":
+        return f"Setup: placing tiles · {who} turn"
+    if state.phase == "diwa":
+        return f"Setup: choosing diwa · {who} turn"
+    if current is None:
+        return f"Round {state.round} · game over"
+    total = state.options["actions_per_turn"]
+    return f"Round {state.round} · {who} turn · {state.actions_left} of {total} actions left"
+
+
+def _possessive(label: str) -> str:
+    return "your" if label == "You" else f"{label}'s"
+
+
+def _panel(
+    state: KamaraState, seen: dict[str, Any], viewer: int | None, players: Sequence[PlayerInfo], layout: Layout
+) -> RenderableType:
+    """The players (diwa, matched cards, cards held), the decks, locks and the viewer's own cards."""
+    table = Table(box=None, pad_edge=False, show_edge=False, padding=(0, 1))
+    for name in ("", "Diwa", "Player", "Matched", "Holds"):
+        table.add_column(name, no_wrap=name != "Player")
+    target = state.options["target_matches"]
+    for seat, player in enumerate(players):
+        held = [seen["yellow"][seat], seen["green"][seat]]
+        holds = " ".join(
+            {"?": kind}.get(card, card) for card, kind in zip(held, ("yellow", "green"), strict=True) if card
+        )
+        to_play = seat == state.current_player
+        table.add_row(
+            Text("▶", style="bold cyan") if to_play else "",
+            _tag(seen["colours"][seat]),
+            Text(player.label, style="bold" if to_play else ""),
+            f"{len(seen['matched'][seat])}/{target} " + " ".join(seen["matched"][seat]),
+            holds or Text("—", style="dim"),
+        )
+    parts: list[RenderableType] = [
+        table,
+        Text(f"Decks: yellow {seen['yellow_deck_count']} · green {seen['green_deck_count']}", style="dim"),
+    ]
+    for slot, seat in seen["locks"].items():
+        parts.append(Text(f"░ The {slot} tile is locked by {players[seat].label} until their next turn."))
+    focus = viewer if viewer is not None else state.current_player
+    if focus is not None:
+        whose = "your" if viewer is not None else _possessive(players[focus].label)
+        whose = whose[:1].upper() + whose[1:]
+        parts += _cards(state, seen, focus, whose, layout)
+    return Group(*parts)
+
+
+def _cards(state: KamaraState, seen: dict[str, Any], seat: int, whose: str, layout: Layout) -> list[RenderableType]:
+    """A seat's yellow card (drawn, and checked against the chamber), green card and pending decision."""
+    yellow = state.components.yellow_by_number
+    card = seen["yellow"][seat]
+    parts: list[RenderableType] = [Text()]
+    if card is None:
+        parts.append(Text(f"{whose} yellow card: none (one is drawn at the start of the turn)", style="dim"))
+    else:
+        parts += code_picture(f"{whose} yellow card {card}", yellow[int(card[1:]) - 1].code_text(), layout)
+    effect = seen["green"][seat]
+    if effect is None:
+        parts.append(Text(f"{whose} green card: none (flip a paltik to draw one)", style="dim"))
+    else:
+        green = next(card for card in state.components.green if card.effect == effect)
+        parts.append(Text.assemble(f"{whose} green card: ", (green.name, "bold green"), f" — {green.text}"))
+    if seen["seen_on_top"]:
+        parts.append(Text(f"Top of the yellow deck (you looked): {' '.join(seen['seen_on_top'])}"))
+    pending = seen.get("pending")
+    if pending and state.current_player == seat:
+        if pending["decision"] == "order":
+            cards = pending.get("cards") or [_card(c) for c in state.yellow_deck[: pending["count"]]]
+            title = "Put them back on the yellow deck, top first (order …):"
+        else:
+            cards = [*pending.get("drawn", []), *([card] if card else [])]
+            title = "Keep one of these (keep …); the others go to the bottom of the yellow deck:"
+        marks = relative_light(layout) if layout.logo is not None else None
+        blocks = [
+            [
+                Text(c + (" (yours)" if c == card else ""), style="bold"),
+                *card_grid(yellow[int(c[1:]) - 1].code_text(), marks),
+            ]
+            for c in cards
+        ]
+        parts += [Text(), Text(title, style="bold"), *side_by_side(blocks, gap=4)]
+    return parts
+
+
+# -- short forms -----------------------------------------------------------------------------------------------
+
+
+def _expand(words: list[str], state: KamaraState) -> list[str]:
+    """Short forms as full action words: a bare direction moves, a bare square ports, effects need no ``play``…"""
+    if not words:
+        return words
+    first = words[0]
+    if len(words) == 1 and first.upper() in DIRECTIONS:
+        words = ["move", first]
+    elif len(words) == 1 and _is_square(first) and state.phase == "play":
+        legal = state.legal_actions()
+        tawag = state.space.by_text.get(f"play tawag {first}")
+        words = (
+            ["play", "tawag", first] if tawag in legal and f"port {first}" not in map(str, legal) else ["port", first]
+        )
+    elif first in EFFECTS or first == "ignore":
+        words = ["play", *words]
+    elif words == ["end", "turn"]:
+        words = ["end"]
+    elif state.phase == "tiles" and first in {tile.id for tile in state.components.tiles}:
+        words = ["place", *words]
+    elif state.phase == "diwa" and (first in COLOURS or first in _LETTER_COLOUR):
+        words = ["diwa", *words]
+    elif state.pending is not None and all(_is_card(word) for word in words):
+        words = ["keep" if state.pending[0] == KEEP else "order", *words]
+    for i in range(1, len(words)):
+        if words[i - 1] in _NEEDS_COLOUR and words[i] in _LETTER_COLOUR:
+            words[i] = _LETTER_COLOUR[words[i]]
+    return words
+
+
+def _place_hint(words: list[str], state: KamaraState) -> str:
+    """Why ``place`` words name no action: a tile in a slot of another kind, or the centre without a rotation."""
+    tiles = {tile.id: tile for tile in state.components.tiles}
+    if words[:1] != ["place"] or len(words) < 3 or words[1] not in tiles or words[2].upper() not in SLOTS:
+        return ""
+    kind = tiles[words[1]].kind
+    slots = " ".join(slot for slot, slot_kind in zip(SLOTS, SLOT_KIND, strict=True) if slot_kind == kind)
+    if SLOT_KIND[SLOTS.index(words[2].upper())] != kind:
+        return f"{words[1]} is a {kind} tile: it goes into a {kind} slot ({slots})"
+    if kind == "centre" and len(words) == 4:
+        return f"the centre tile also takes a rotation: place {words[1]} C {words[3].upper()} 0 (or 90, 180, 270)"
+    return f"the form is {_FORMS['place']}"
+
+
+def _is_square(word: str) -> bool:
+    return len(word) == 2 and word[0] in FILES and word[1] in "123456789"
+
+
+def _is_card(word: str) -> bool:
+    return len(word) == 3 and word[0] == "y" and word[1:].isdigit()
+
+
+# -- what happened, in words -----------------------------------------------------------------------------------
+
+
+def _paltik_now(state: KamaraState, slot: int) -> str:
+    placed = state.tiles[slot]
+    assert placed is not None
+    return f"paltik now {state.components.tiles[placed[0]].faces[placed[1]].paltik}"
+
+
+def describe_move(
+    before: KamaraState, text: str, after: KamaraState, viewer: int | None, players: Sequence[PlayerInfo]
+) -> RenderableType:
+    """One line saying who did what (then what follows by itself: the next setup step, a new turn)."""
+    actor = before.current_player
+    if actor is None:
+        return Text(text)
+    action = before.space.parse(text)
+    you = players[actor].label == "You"
+    knows = viewer is None or viewer == actor  # may see the actor's private cards
+
+    def verb(base: str, third: str) -> str:
+        return base if you else third
+
+    their = "your" if you else "their"
+    colour = _colour(after, actor)
+    line = Text.assemble(*((diwa_tag(colour), " ") if colour else ()), (players[actor].label, "bold"), " ")
+    kind, args = action.kind, action.args
+    there = square_name(after.diwa[actor]) if after.diwa[actor] >= 0 else ""
+    if kind == PLACE:
+        tile = before.components.tiles[args[0]]
+        how = f"its logo pointing {_POINTS[args[3]]} {ARROWS[args[3]]}" if len(args) > 3 else ""
+        how = how or f"paltik {tile.faces[args[2]].paltik}"
+        line.append(f"{verb('place', 'places')} {tile.id} in {SLOTS[args[1]]}, face {'AB'[args[2]]} ({how})")
+    elif kind == DIWA:
+        line.append(f"{verb('take', 'takes')} the {COLOURS[args[0]]} diwa and {verb('set', 'sets')} it on {there}")
+    elif kind == MOVE:
+        line.append(f"{verb('move', 'moves')} {DIRECTIONS[args[0]]} to {there}")
+    elif kind == FLIP:
+        slot = before.geometry.paltik_slot[before.diwa[actor]]
+        line.append(f"{verb('flip', 'flips')} the {SLOTS[slot]} tile ({_paltik_now(after, slot)})")
+        if before.green[actor] < 0 <= after.green[actor]:
+            line.append(f" and {verb('draw', 'draws')} a green card")
+            line.append(f": {EFFECTS[after.green[actor]]}" if knows else "", style="bold green")
+    elif kind == MATCH:
+        line.append(f"{verb('match', 'matches')} {_card(after.matched[actor][-1])}!", style="bold green")
+        line.append(f" ({len(after.matched[actor])} of {before.options['target_matches']})")
+        line.append(f" — {verb('you win', 'and wins')}!" if after.is_over else "", style="bold green")
+    elif kind == EXCHANGE:
+        line.append(f"{verb('exchange', 'exchanges')} {their} yellow card for the top of the deck")
+        line.append(f" ({_card(before.yellow[actor])} → {_card(after.yellow[actor])})" if knows else "")
+    elif kind == PORT:
+        line.append(f"{verb('port', 'ports')} from {square_name(before.diwa[actor])} to {there}")
+    elif kind == POKE:
+        moved = before.seat_of_colour(args[0])
+        line.append(f"{verb('poke', 'pokes')} ")
+        line.append_text(_tag(COLOURS[args[0]]))
+        line.append(f" from {square_name(before.diwa[moved])} to {square_name(after.diwa[moved])}")
+    elif kind == END:
+        unused = before.actions_left
+        line.append(f"{verb('end', 'ends')} {their} turn")
+        line.append(f" ({unused} action{'s' if unused > 1 else ''} unused)" if unused else "", style="dim")
+    elif kind in (ORDER, KEEP):  # they name cards: the others hear only the word
+        words = (text if knows else public_text(action)).split()
+        if kind == KEEP:
+            kept = words[1] if knows else "one yellow card"
+            line.append(f"{verb('keep', 'keeps')} {kept}; the others go to the bottom of the yellow deck")
+        else:
+            order = f", top first: {' '.join(words[1:])}" if knows else f" in an order of {their} choosing"
+            line.append(f"{verb('put', 'puts')} the cards back{order}")
+    else:
+        _describe_play(line, before, action, after, knows, verb, their)
+    return Group(line, *_afterwards(before, after, viewer, players))
+
+
+def _describe_play(
+    line: Text,
+    before: KamaraState,
+    action: KamaraAction,
+    after: KamaraState,
+    knows: bool,
+    verb: Callable[[str, str], str],
+    their: str,
+) -> None:
+    """The words for ``play …``: the effect and what it did."""
+    actor: int = before.current_player  # type: ignore[assignment]
+    effect, args = action.text.split()[1], action.args
+    if effect == "ignore":
+        line.append(f"{verb('discard', 'discards')} {their} green card unused")
+        line.append(f" ({EFFECTS[before.green[actor]]})" if knows else "", style="dim")
+        return
+    line.append(f"{verb('play', 'plays')} ")
+    line.append(effect, style="bold green")
+    if effect == "sigla":
+        line.append(": 3 more actions this turn")
+    elif effect == "pitik":
+        line.append(f": flips the {SLOTS[args[0]]} tile ({_paltik_now(after, args[0])})")
+    elif effect == "ikot":
+        turns = after.tiles[CENTRE][2]  # type: ignore[index]
+        way = "clockwise" if args[0] == 1 else "counter-clockwise"
+        line.append(f": turns the centre tile {way}; the logo now points {_POINTS[turns]} {ARROWS[turns]}")
+    elif effect == "palitan":
+        line.append(f": swaps the {SLOTS[args[0]]} and {SLOTS[args[1]]} tiles")
+    elif effect in ("tulak", "lipat"):
+        seat = before.seat_of_colour(args[0])
+        line.append(": pushes " if effect == "tulak" else ": trades places with ")
+        line.append_text(_tag(COLOURS[args[0]]))
+        start, end = square_name(before.diwa[seat]), square_name(after.diwa[seat])
+        steps = ", ".join(DIRECTIONS[d] for d in args[1:])
+        line.append(f" {steps} ({start} → {end})" if effect == "tulak" else f" ({end} ↔ {start})")
+    elif effect in ("tawag", "tagos"):
+        how = "goes to the tapos" if effect == "tawag" else f"steps {DIRECTIONS[args[0]]}, through any wall, to"
+        line.append(f": {how} {square_name(after.diwa[actor])}")
+    elif effect == "kandado":
+        line.append(f": locks the {SLOTS[args[0]]} tile until {their} next turn")
+    elif effect == "silip":
+        count = after.pending[1] if after.pending else 0
+        line.append(f": looks at the top {count} yellow card{'s' if count != 1 else ''}")
+        line.append(": " + " ".join(map(_card, after.yellow_deck[:count])) if knows else "")
+    elif effect == "panaginip":
+        drawn = after.pending[1:] if after.pending else ()
+        line.append(f": draws {len(drawn) or 1} yellow card{'s' if len(drawn) > 1 else ''}")
+        line.append(": " + " ".join(map(_card, drawn)) + " — keep one" if knows and drawn else "")
+
+
+def _afterwards(
+    before: KamaraState, after: KamaraState, viewer: int | None, players: Sequence[PlayerInfo]
+) -> list[RenderableType]:
+    """What follows by itself: the setup's next step, a new turn and its yellow draw."""
+    current = after.current_player
+    if current is None:
+        return []
+    player = players[current]
+    you = player.label == "You"
+    lines: list[RenderableType] = []
+    if before.phase == "tiles" and after.phase == "diwa":
+        chooses = "choose" if you else "chooses"
+        lines.append(Text(f"The chamber is complete. {player.label} {chooses} a diwa first; then to the right."))
+    if after.phase != "play" or (before.phase == "play" and current == before.current_player):
+        return lines
+    if before.phase == "diwa":
+        takes = "take" if you else "takes"
+        lines.append(Text(f"Every diwa is placed. {player.label} {takes} the first turn; turns pass to the left."))
+    if viewer is not None and current != viewer:  # your own turn is headed by the board
+        heading = Text.assemble(
+            f"Round {after.round} · ", _tag(_colour(after, current), name=False), f" {player.label}"
+        )
+        lines.append(Rule(heading, style="dim", align="left"))
+    if before.yellow[current] < 0 <= after.yellow[current]:
+        card = f": {_card(after.yellow[current])}" if viewer in (None, current) else ""
+        chip = _tag(_colour(after, current), name=False)
+        lines.append(Text.assemble(chip, f" {player.label} {'draw' if you else 'draws'} a yellow card{card}"))
+    return lines
