@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import click
 from rich.console import Console
 from rich.table import Table
@@ -55,22 +57,78 @@ def render(report: BenchReport, console: Console) -> None:
 
 @click.command()
 @click.argument("game", required=False)
-@click.option("--seconds", type=click.FloatRange(0.05, 120), default=3.0, show_default=True, help="Time per figure.")
+@click.option("--seconds", type=click.FloatRange(0.05, 3600), default=None, help="Time per figure [3; server: 30].")
 @click.option("--players", type=int, default=4, show_default=True, help="Players per game.")
+@click.option("--tables", type=click.IntRange(1, 2000), default=200, show_default=True, help="server: tables at once.")
+@click.option(
+    "--think",
+    type=click.FloatRange(0, 60),
+    default=0.5,
+    show_default=True,
+    help="server: seconds a client waits before each action (half to one and a half times this).",
+)
+@click.option(
+    "--game-played", "game_played", default="lama", show_default=True, help="server: the game the tables play."
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON instead of a table.")
-def bench(game: str | None, seconds: float, players: int, as_json: bool) -> None:
+def bench(
+    game: str | None, seconds: float | None, players: int, tables: int, think: float, game_played: str, as_json: bool
+) -> None:
     """Benchmark GAME's engine (every game if omitted): random-playout games and moves per second, apply and
-    legal_actions calls per second, JSON round trips and memory, against baselines measured in the same run."""
+    legal_actions calls per second, JSON round trips and memory, against baselines measured in the same run.
+
+    `laro bench server` starts a server on loopback and plays --tables tables at once with bot-driven WebSocket
+    clients, then prints actions per second, latency percentiles (action sent to its state received), errors and
+    lost actions.
+    """
+    if game == "server":
+        _bench_server(seconds or 30.0, players, tables, think, game_played, as_json)
+        return
     games = [game] if game else list_games()
     for name in games:
         if name not in list_games():
-            raise click.BadParameter(f"unknown game {name!r}; games: {', '.join(list_games())}", param_hint="GAME")
+            raise click.BadParameter(
+                f"unknown game {name!r}; games: {', '.join(list_games())}, or server", param_hint="GAME"
+            )
     console = Console()
     for name in games:
         if not as_json:
             console.print(f"[bold]measuring {name}[/] …")
-        report = bench_game(name, seconds=seconds, players=players)
+        report = bench_game(name, seconds=seconds or 3.0, players=players)
         if as_json:
             click.echo(report.dumps())
         else:
             render(report, console)
+
+
+def _bench_server(seconds: float, players: int, tables: int, think: float, game: str, as_json: bool) -> None:
+    try:
+        from laro.server.bench import run_server_bench
+    except ImportError as error:
+        raise click.ClickException(f"the server needs its extra: pip install 'laro[server]' ({error})") from None
+    console = Console()
+    if not as_json:
+        console.print(f"[bold]measuring the server[/]: {tables} tables of {players}-player {game}, {seconds:g} s …")
+    report = run_server_bench(tables=tables, players=players, game=game, seconds=seconds, think=think)
+    data = report.to_json()
+    if as_json:
+        click.echo(json.dumps(data, indent=1))
+        return
+    latency = data["latency_ms"]
+    table = Table(title=f"server: {tables} tables × {players} WebSocket clients on loopback, think {think:g} s")
+    table.add_column("measure")
+    table.add_column("value", justify="right")
+    table.add_column("target", justify="right")
+    met = latency["p99"] < 100
+    table.add_row("actions/s", f"{data['actions_per_second']:,.0f}", "")
+    table.add_row("actions measured", f"{data['actions']:,}", "")
+    table.add_row("games finished", f"{data['games_finished']:,}", "")
+    for name in ("p50", "p95", "p99", "max"):
+        target = ("< 100 ms " + ("[green]met[/]" if met else "[red]missed[/]")) if name == "p99" else ""
+        table.add_row(f"latency {name}", f"{latency[name]:,.1f} ms", target)
+    table.add_row("errors", str(data["errors"]), "0 " + ("[green]met[/]" if not data["errors"] else "[red]missed[/]"))
+    table.add_row("lost actions", str(data["lost"]), "0 " + ("[green]met[/]" if not data["lost"] else "[red]missed[/]"))
+    console.print(table)
+    for sample in data["error_samples"]:
+        console.print(f"[red]error:[/] {sample}")
+    console.print("[dim]measured now, on this machine: the server and the clients share its cores[/]")

@@ -19,7 +19,7 @@ from laro.cli.rules import rules
 __all__ = ["cli", "main"]
 
 # Commands written elsewhere are loaded only when used, so a missing or broken one cannot break the others.
-_LAZY_COMMANDS = {"bench": "laro.cli.bench:bench"}
+_LAZY_COMMANDS = {"bench": "laro.cli.bench:bench", "serve": "laro.cli.serve:serve"}
 
 
 class _LazyGroup(click.Group):
@@ -58,13 +58,14 @@ def _unavailable(name: str, why: str) -> click.Command:
 @click.group(cls=_LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, "--version", "-V", prog_name="laro")
 def cli() -> None:
-    """laro: play L.A.M.A. (and soon Kamara) in the terminal against bots.
+    """laro: play L.A.M.A. and Kamara in the terminal against bots.
 
     \b
     Examples:
       laro play lama                       a game against three heuristic bots
       laro play lama -n 3 --bots random    against two random bots
       laro replay records/lama_....json    watch a saved game again
+      laro play kamara -n 3                Kamara against two bots
       laro rules lama --lang ko            the rules, in Korean
     """
 

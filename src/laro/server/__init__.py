@@ -1,0 +1,1 @@
+"""The multiplayer server: tables, seats, bots and persistence."""

@@ -1,0 +1,211 @@
+"""``laro bench server``: a real server on loopback, many tables of bot-driven WebSocket clients, measured.
+
+Every seat of every table is a client that, on its turn, waits ``think`` seconds (a quick player's pause) and
+sends a random legal action; the latency of an action is the time from sending it to receiving the state that
+includes it. When a game ends a new table takes its place, so ``tables`` games are always running. At the end
+each table's ``seq`` on the server is compared with what its clients saw acknowledged: nothing may be lost.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+__all__ = ["ServerBenchReport", "run_server_bench"]
+
+
+@dataclass(slots=True)
+class ServerBenchReport:
+    tables: int
+    players: int
+    game: str
+    think: float
+    seconds: float = 0.0
+    actions: int = 0
+    games_finished: int = 0
+    errors: list[str] = field(default_factory=list)
+    lost: int = 0
+    latencies: list[float] = field(default_factory=list)
+    server_log_tail: str = ""
+
+    @property
+    def actions_per_second(self) -> float:
+        return self.actions / self.seconds if self.seconds else 0.0
+
+    def percentile(self, p: float) -> float:
+        if not self.latencies:
+            return float("nan")
+        ordered = sorted(self.latencies)
+        return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "tables": self.tables,
+            "players": self.players,
+            "game": self.game,
+            "think_seconds": self.think,
+            "seconds": round(self.seconds, 2),
+            "actions": self.actions,
+            "actions_per_second": round(self.actions_per_second, 1),
+            "games_finished": self.games_finished,
+            "latency_ms": {
+                "p50": round(1000 * self.percentile(50), 2),
+                "p95": round(1000 * self.percentile(95), 2),
+                "p99": round(1000 * self.percentile(99), 2),
+                "max": round(1000 * max(self.latencies, default=float("nan")), 2),
+                "mean": round(1000 * statistics.fmean(self.latencies), 2) if self.latencies else None,
+            },
+            "errors": len(self.errors),
+            "error_samples": self.errors[:5],
+            "lost": self.lost,
+        }
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def _post(base: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
+    request = urllib.request.Request(
+        base + path, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}, method="POST"
+    )
+    with urllib.request.urlopen(request, timeout=30) as response:
+        data: dict[str, Any] = json.loads(response.read())
+        return data
+
+
+def _get(base: str, path: str) -> dict[str, Any]:
+    with urllib.request.urlopen(base + path, timeout=30) as response:
+        data: dict[str, Any] = json.loads(response.read())
+        return data
+
+
+class _Run:
+    def __init__(self, base: str, report: ServerBenchReport, deadline: float) -> None:
+        self.base = base
+        self.ws_base = base.replace("http://", "ws://")
+        self.report = report
+        self.deadline = deadline
+        self.acknowledged: dict[str, int] = {}  # table id -> highest seq a client saw
+
+    async def table_loop(self, number: int) -> None:
+        """Keep one table playing until the deadline, starting a new game when one ends."""
+        rng = random.Random(number)
+        while time.monotonic() < self.deadline:
+            created = await asyncio.to_thread(
+                _post, self.base, "/api/tables", {"game": self.report.game, "players": self.report.players}
+            )
+            table_id = created["id"]
+            for seat in created["seats"]:
+                await asyncio.to_thread(
+                    _post,
+                    self.base,
+                    f"/api/tables/{table_id}/seats/{seat['seat']}/join",
+                    {"token": seat["token"], "name": f"bench{seat['seat']}"},
+                )
+            finished = await asyncio.gather(
+                *(self.seat_loop(table_id, seat["token"], random.Random(rng.random())) for seat in created["seats"])
+            )
+            if any(finished):
+                self.report.games_finished += 1
+
+    async def seat_loop(self, table_id: str, token: str, rng: random.Random) -> bool:
+        """Play one seat: on each turn think, act, and time the answer. True if the game ended."""
+        import websockets
+
+        url = f"{self.ws_base}/ws/tables/{table_id}?token={token}"
+        async with websockets.connect(url, max_size=2**22) as ws:
+            sent_at: float | None = None
+            sent_seq = -1
+            while True:
+                try:
+                    raw = await asyncio.wait_for(ws.recv(), max(0.05, self.deadline - time.monotonic()))
+                except TimeoutError:
+                    return False  # time is up (an action still in flight is not counted)
+                message = json.loads(raw)
+                if message["type"] == "error":
+                    self.report.errors.append(f"{message['code']}: {message['message']}")
+                    sent_at = None
+                    await ws.send(json.dumps({"type": "sync"}))
+                    continue
+                if message["type"] != "state":
+                    continue
+                seq = message["seq"]
+                self.acknowledged[table_id] = max(self.acknowledged.get(table_id, 0), seq)
+                if sent_at is not None and seq > sent_seq:
+                    self.report.latencies.append(time.perf_counter() - sent_at)
+                    self.report.actions += 1
+                    sent_at = None
+                if message["table"]["status"] == "over":
+                    return True
+                if message["your_turn"] and sent_at is None:
+                    if time.monotonic() >= self.deadline:
+                        return False
+                    await asyncio.sleep(self.report.think * (0.5 + rng.random()))
+                    legal = message["legal_actions"]
+                    sent_seq = seq
+                    sent_at = time.perf_counter()
+                    await ws.send(json.dumps({"type": "act", "action": rng.choice(legal), "seq": seq}))
+
+
+def run_server_bench(
+    tables: int = 200, players: int = 4, game: str = "lama", seconds: float = 30.0, think: float = 0.5
+) -> ServerBenchReport:
+    """Start a server (SQLite in a temporary directory), run the tables for ``seconds``, and measure."""
+    report = ServerBenchReport(tables, players, game, think)
+    port = _free_port()
+    base = f"http://127.0.0.1:{port}"
+    with tempfile.TemporaryDirectory(prefix="laro-bench-") as data_dir:
+        command = [sys.executable, "-m", "laro", "serve", "--port", str(port), "--data-dir", data_dir, "--quiet"]
+        log_path = Path(data_dir) / "server.log"
+        with log_path.open("wb") as server_log:
+            server = subprocess.Popen(command, stdout=server_log, stderr=subprocess.STDOUT, env=dict(os.environ))
+        try:
+            _wait_for(base, server, log_path)
+            start = time.monotonic()
+            run = _Run(base, report, start + seconds)
+            asyncio.run(_main(run, tables))
+            report.seconds = time.monotonic() - start
+            for table_id, seen in run.acknowledged.items():
+                if _get(base, f"/api/tables/{table_id}")["seq"] < seen:
+                    report.lost += 1
+        finally:
+            server.terminate()
+            try:
+                server.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                server.kill()
+                server.wait()
+            report.server_log_tail = log_path.read_text(errors="replace")[-2000:]
+    return report
+
+
+async def _main(run: _Run, tables: int) -> None:
+    await asyncio.gather(*(run.table_loop(number) for number in range(tables)))
+
+
+def _wait_for(base: str, server: subprocess.Popen[bytes], log_path: Path) -> None:
+    for _ in range(200):
+        if server.poll() is not None:
+            raise RuntimeError(f"the server did not start: {log_path.read_text(errors='replace')[-500:]}")
+        try:
+            _get(base, "/api/tables")
+            return
+        except OSError:
+            time.sleep(0.05)
+    raise RuntimeError("the server did not answer within 10 seconds")

@@ -1,0 +1,138 @@
+"""One WebSocket client: what it may send (size, rate, shape) and a sender that never lets it stall a table.
+
+A table tells a connection that it changed; the connection's own sender task renders the newest state when the
+socket is ready, so a slow client skips states it could not take in time (it resyncs by ``seq``) instead of
+queueing them, and a client that stops reading is dropped after ``send_timeout`` seconds.
+
+>>> bucket = RateLimit(per_second=2, burst=2)
+>>> [bucket.allow(now=0.0) for _ in range(3)], bucket.allow(now=1.0)
+([True, True, False], True)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import time
+from collections import deque
+from typing import Any
+
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from laro.core import JSONDict
+from laro.server.tables import Table
+
+__all__ = ["Connection", "Limits", "RateLimit", "parse_message"]
+
+
+class Limits:
+    """Per-connection limits (the server's options set them)."""
+
+    def __init__(
+        self, max_bytes: int = 4096, per_second: float = 20.0, burst: int = 40, send_timeout: float = 10.0
+    ) -> None:
+        self.max_bytes = max_bytes
+        self.per_second = per_second
+        self.burst = burst
+        self.send_timeout = send_timeout
+
+
+class RateLimit:
+    """A token bucket: ``burst`` messages at once, then ``per_second``."""
+
+    def __init__(self, per_second: float, burst: int) -> None:
+        self.per_second = per_second
+        self.burst = burst
+        self.tokens = float(burst)
+        self.last: float | None = None
+
+    def allow(self, now: float | None = None) -> bool:
+        now = time.monotonic() if now is None else now
+        if self.last is not None:
+            self.tokens = min(self.burst, self.tokens + (now - self.last) * self.per_second)
+        self.last = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+
+class ProtocolError(ValueError):
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def parse_message(raw: str | bytes, max_bytes: int) -> JSONDict:
+    """A client message as a dict with a ``type``; :class:`ProtocolError` says what is wrong otherwise."""
+    if len(raw) > max_bytes:
+        raise ProtocolError("too_large", f"messages are at most {max_bytes} bytes; this one has {len(raw)}")
+    try:
+        message = json.loads(raw)
+    except (ValueError, UnicodeDecodeError):
+        raise ProtocolError("malformed", 'a message is one JSON object, e.g. {"type": "act", ...}') from None
+    if not isinstance(message, dict) or not isinstance(message.get("type"), str):
+        raise ProtocolError("malformed", 'a message is a JSON object with a "type"')
+    if message["type"] == "act":
+        if not isinstance(message.get("action"), str) or not message["action"].strip():
+            raise ProtocolError("malformed", 'act needs "action": the text of a legal action')
+        seq = message.get("seq")
+        if isinstance(seq, bool) or not isinstance(seq, int):
+            raise ProtocolError("malformed", 'act needs "seq": the seq of the state you saw')
+    return message
+
+
+class Connection:
+    """A WebSocket at a table, as a seat (``seat``) or a spectator (``seat is None``)."""
+
+    def __init__(self, websocket: WebSocket, seat: int | None, limits: Limits) -> None:
+        self.websocket = websocket
+        self.seat = seat
+        self.limits = limits
+        self.rate = RateLimit(limits.per_second, limits.burst)
+        self._table: Table | None = None
+        self._outbox: deque[JSONDict] = deque(maxlen=32)
+        self._wake = asyncio.Event()
+        self.closed = False
+
+    def notify(self, table: Table) -> None:
+        self._table = table
+        self._wake.set()
+
+    def send(self, message: JSONDict) -> None:
+        """Queue a message (errors, replies); the newest state follows it."""
+        self._outbox.append(message)
+        self._wake.set()
+
+    def error(self, code: str, message: str) -> None:
+        self.send({"type": "error", "code": code, "message": message})
+
+    async def run_sender(self) -> None:
+        """Send queued messages, then the newest state, whenever there is something new."""
+        try:
+            while not self.closed:
+                await self._wake.wait()
+                self._wake.clear()
+                while self._outbox:
+                    await self._send(self._outbox.popleft())
+                table, self._table = self._table, None
+                if table is not None:
+                    await self._send(table.state_message(self.seat))
+        except (TimeoutError, RuntimeError, OSError, WebSocketDisconnect):
+            self.closed = True
+            await self._close(1008)
+
+    async def _send(self, message: JSONDict) -> None:
+        text = json.dumps(message, separators=(",", ":"))
+        await asyncio.wait_for(self.websocket.send_text(text), self.limits.send_timeout)
+
+    async def _close(self, code: int) -> None:
+        with contextlib.suppress(RuntimeError, OSError):
+            await self.websocket.close(code)
+
+    def __hash__(self) -> int:
+        return id(self)
+
+    def __eq__(self, other: Any) -> bool:
+        return self is other

@@ -1,0 +1,283 @@
+"""The store for larger servers: PostgreSQL through psycopg 3 (async), with a small connection pool.
+
+Same tables and promises as the SQLite store, with JSONB columns. An append is one statement that moves the table's
+``last_seq`` from seq - 1 to seq and inserts the event only if that move happened; the row lock taken by the
+UPDATE makes racing writers queue, and each re-checks ``last_seq`` after the one before it commits (READ
+COMMITTED's rule for updated rows), so of two appends with the same seq, on any connections or machines, exactly
+one inserts. The primary key (table_id, seq) backs this up. A commit is durable when it returns under PostgreSQL's
+default ``synchronous_commit = on``. Reads that take more than one query run in one REPEATABLE READ snapshot.
+
+The schema is created on ``open`` under a transaction-scoped advisory lock, so several servers may start at once.
+Its tables are prefixed ``laro_``; to keep them in a schema of their own, put it first in the connection's
+``search_path`` (``postgresql://…?options=-csearch_path%3Dlaro``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any, Self
+
+import psycopg
+from psycopg.rows import TupleRow
+from psycopg_pool import AsyncConnectionPool
+
+from laro.core import JSONDict
+
+from .base import (
+    SCHEMA_VERSION,
+    StoredTable,
+    StoreError,
+    TableExists,
+    TableMeta,
+    TableSummary,
+    check_event,
+    check_meta,
+    check_result,
+    dump_json,
+    finish_refusal,
+    meta_from_row,
+    refusal,
+)
+
+__all__ = ["PostgresStore"]
+
+Connection = psycopg.AsyncConnection[TupleRow]
+
+_META = "id, game, rules_version, num_players, options, seed, seats, created"
+_SCHEMA_LOCK = 0x6C61726F_73746F72  # advisory lock key held while the schema is created or migrated
+
+_SCHEMA = [
+    "CREATE TABLE laro_schema (version integer NOT NULL)",
+    """CREATE TABLE laro_tables (
+        n bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        id text NOT NULL UNIQUE,
+        game text NOT NULL,
+        rules_version text NOT NULL,
+        num_players integer NOT NULL,
+        options jsonb NOT NULL,
+        seed numeric NOT NULL,
+        seats jsonb NOT NULL,
+        created double precision NOT NULL,
+        updated double precision NOT NULL,
+        last_seq bigint NOT NULL DEFAULT 0,
+        finished boolean NOT NULL DEFAULT false,
+        result jsonb
+    )""",
+    """CREATE TABLE laro_events (
+        table_id text NOT NULL REFERENCES laro_tables (id),
+        seq bigint NOT NULL CHECK (seq >= 1),
+        event jsonb NOT NULL,
+        PRIMARY KEY (table_id, seq)
+    )""",
+    "CREATE INDEX laro_tables_active ON laro_tables (n) WHERE NOT finished",
+]
+
+_APPEND = """
+    WITH claimed AS (
+        UPDATE laro_tables SET last_seq = %(seq)s, updated = %(now)s
+        WHERE id = %(id)s AND last_seq = %(seq)s - 1 AND NOT finished
+        RETURNING id
+    )
+    INSERT INTO laro_events (table_id, seq, event) SELECT id, %(seq)s, %(event)s::jsonb FROM claimed
+"""
+
+
+class PostgresStore:
+    """Tables in a PostgreSQL database, given by a libpq connection string or ``postgresql://`` URL."""
+
+    def __init__(self, conninfo: str, *, min_size: int = 1, max_size: int = 8, timeout: float = 10.0) -> None:
+        self.conninfo = conninfo
+        self.min_size = min_size
+        self.max_size = max_size
+        self.timeout = timeout
+        self._pool: AsyncConnectionPool[Connection] | None = None
+        self._opening = asyncio.Lock()
+
+    def __repr__(self) -> str:
+        return "PostgresStore(…)"  # the connection string may hold a password
+
+    async def __aenter__(self) -> Self:
+        await self.open()
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.close()
+
+    async def open(self) -> None:
+        async with self._opening:
+            if self._pool is None:
+                self._pool = await self._open_pool()
+
+    async def _open_pool(self) -> AsyncConnectionPool[Connection]:
+        try:
+            con = await psycopg.AsyncConnection.connect(
+                self.conninfo, autocommit=True, connect_timeout=max(2, round(self.timeout))
+            )
+        except psycopg.Error as exc:
+            raise StoreError(f"cannot connect to the PostgreSQL store: {exc}") from exc
+        try:
+            await self._prepare(con)
+        except psycopg.Error as exc:
+            raise StoreError(f"cannot prepare the PostgreSQL store: {exc}") from exc
+        finally:
+            await con.close()
+        pool: AsyncConnectionPool[Connection] = AsyncConnectionPool(
+            self.conninfo,
+            min_size=self.min_size,
+            max_size=self.max_size,
+            kwargs={"autocommit": True},
+            check=AsyncConnectionPool.check_connection,
+            timeout=self.timeout,
+            name="laro-store",
+            open=False,
+        )
+        try:
+            await pool.open(wait=True, timeout=self.timeout)
+        except psycopg.Error as exc:
+            await pool.close()
+            raise StoreError(f"cannot open connections to the PostgreSQL store: {exc}") from exc
+        return pool
+
+    async def close(self) -> None:
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            await pool.close()
+
+    async def create_table(self, meta: TableMeta) -> None:
+        check_meta(meta)
+        row = (
+            meta.id,
+            meta.game,
+            meta.rules_version,
+            meta.num_players,
+            dump_json(meta.options, f"table {meta.id}: options"),
+            meta.seed,
+            dump_json(meta.seats, f"table {meta.id}: seats"),
+            meta.created,
+            meta.created,
+        )
+        async with self._connection("create_table") as con:
+            try:
+                await con.execute(
+                    f"INSERT INTO laro_tables ({_META}, updated)"
+                    " VALUES (%s, %s, %s, %s, %s::jsonb, %s, %s::jsonb, %s, %s)",
+                    row,
+                )
+            except psycopg.errors.UniqueViolation as exc:
+                raise TableExists(f"a table with id {meta.id!r} exists already") from exc
+
+    async def append(self, table_id: str, event: JSONDict) -> None:
+        seq, text = check_event(table_id, event)
+        async with self._connection("append") as con:
+            try:
+                cursor = await con.execute(_APPEND, {"id": table_id, "seq": seq, "now": time.time(), "event": text})
+            except psycopg.errors.UniqueViolation as exc:  # the log and last_seq disagree: refuse, never overwrite
+                raise StoreError(f"table {table_id}: event {seq} is stored already ({exc})") from exc
+            if cursor.rowcount != 1:
+                raise refusal(table_id, event["seq"], await _progress(con, table_id))
+
+    async def finish(self, table_id: str, result: JSONDict) -> None:
+        text = check_result(table_id, result)
+        async with self._connection("finish") as con:
+            cursor = await con.execute(
+                "UPDATE laro_tables SET finished = true, result = %s::jsonb, updated = %s"
+                " WHERE id = %s AND NOT finished",
+                (text, time.time(), table_id),
+            )
+            if cursor.rowcount != 1:
+                raise finish_refusal(table_id, await _progress(con, table_id))
+
+    async def load(self, table_id: str) -> StoredTable | None:
+        async with self._snapshot("load") as con:
+            cursor = await con.execute(f"SELECT {_META}, finished, result FROM laro_tables WHERE id = %s", (table_id,))
+            row = await cursor.fetchone()
+            if row is None:
+                return None
+            cursor = await con.execute("SELECT event FROM laro_events WHERE table_id = %s ORDER BY seq", (table_id,))
+            return _table(row, [event for (event,) in await cursor.fetchall()])
+
+    async def load_active(self) -> list[StoredTable]:
+        async with self._snapshot("load_active") as con:
+            cursor = await con.execute(
+                f"SELECT {_META}, finished, result FROM laro_tables WHERE NOT finished ORDER BY n"
+            )
+            rows = await cursor.fetchall()
+            events: dict[str, list[JSONDict]] = {row[0]: [] for row in rows}
+            cursor = await con.execute(
+                "SELECT e.table_id, e.event FROM laro_events AS e JOIN laro_tables AS t ON t.id = e.table_id"
+                " WHERE NOT t.finished ORDER BY t.n, e.seq"
+            )
+            async for table_id, event in cursor:
+                events[table_id].append(event)
+        return [_table(row, events[row[0]]) for row in rows]
+
+    async def list_tables(self, limit: int = 100, include_finished: bool = False) -> list[TableSummary]:
+        if not isinstance(limit, int) or limit < 0:
+            raise StoreError(f"limit must be a non-negative integer, not {limit!r}")
+        where = "" if include_finished else "WHERE NOT finished"
+        async with self._connection("list_tables") as con:
+            cursor = await con.execute(
+                f"SELECT {_META}, finished, result, last_seq, updated FROM laro_tables {where}"
+                " ORDER BY n DESC LIMIT %s",
+                (limit,),
+            )
+            rows = await cursor.fetchall()
+        return [
+            TableSummary(meta_from_row(row[:8]), finished=row[8], last_seq=int(row[10]), updated=row[11], result=row[9])
+            for row in rows
+        ]
+
+    # --- inside -------------------------------------------------------------------------------------------------
+
+    @asynccontextmanager
+    async def _connection(self, doing: str) -> AsyncIterator[Connection]:
+        """A pooled connection (autocommit); psycopg's errors as ``StoreError`` (ours pass through)."""
+        if self._pool is None:
+            raise StoreError(f"{self!r} is not open")
+        try:
+            async with self._pool.connection() as con:
+                yield con
+        except psycopg.Error as exc:  # the pool's timeout is one of them
+            raise StoreError(f"PostgreSQL store: {doing} failed: {exc}") from exc
+
+    @asynccontextmanager
+    async def _snapshot(self, doing: str) -> AsyncIterator[Connection]:
+        """A pooled connection inside a read-only REPEATABLE READ transaction: every query sees the same data."""
+        async with self._connection(doing) as con, con.transaction():
+            await con.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+            yield con
+
+    async def _prepare(self, con: Connection) -> None:
+        """The schema: created in a database without it, migrated from an older version."""
+        async with con.transaction():
+            await con.execute("SELECT pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK,))
+            cursor = await con.execute("SELECT to_regclass('laro_schema') IS NOT NULL")
+            row = await cursor.fetchone()
+            if not (row and row[0]):
+                for statement in _SCHEMA:
+                    await con.execute(statement)
+                await con.execute("INSERT INTO laro_schema (version) VALUES (%s)", (SCHEMA_VERSION,))
+                return
+            cursor = await con.execute("SELECT max(version) FROM laro_schema")
+            row = await cursor.fetchone()
+            version = row[0] if row else None
+            if not isinstance(version, int):
+                raise StoreError("the PostgreSQL store's laro schema version is missing")
+            if version > SCHEMA_VERSION:
+                raise StoreError(
+                    f"the PostgreSQL store was written by a newer laro (store schema {version}; this one knows "
+                    f"{SCHEMA_VERSION}): upgrade laro"
+                )
+            # migrations from older versions go here, one step per version, when there are any
+
+
+async def _progress(con: Connection, table_id: str) -> tuple[Any, ...] | None:
+    cursor = await con.execute("SELECT last_seq, finished FROM laro_tables WHERE id = %s", (table_id,))
+    return await cursor.fetchone()
+
+
+def _table(row: tuple[Any, ...], events: list[JSONDict]) -> StoredTable:
+    return StoredTable(meta_from_row(row[:8]), events=events, finished=row[8], result=row[9])

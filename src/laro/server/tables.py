@@ -1,0 +1,286 @@
+"""A table: a game, its seats and its event log. Pure logic, no I/O: the hub persists and broadcasts.
+
+Every change of a table is an event numbered by ``seq`` — ``join``, ``leave``, ``bot``, ``act`` — and the same
+code applies an event live and when a table is rebuilt from its stored log, so a restart restores it exactly.
+
+>>> table, tokens = Table.create("lama", 2, {}, {1: "random"}, seed=7, table_id="t1")
+>>> sorted(tokens), table.status
+([0], 'open')
+>>> table.apply(table.join_event(0, tokens[0], "Ana"))
+>>> table.status, table.seq, table.summary()["seats"][0]["name"]
+('running', 1, 'Ana')
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import random
+import secrets
+import time
+from collections import deque
+from dataclasses import dataclass
+from typing import Any
+
+from laro.bots import get_bot, list_bots
+from laro.core import Game, GameState, JSONDict, LaroError, derive_seed, get_game, new_seed
+from laro.server.store.base import StoredTable, TableMeta, new_table_id
+
+__all__ = ["Refusal", "Seat", "Table", "hash_token"]
+
+MAX_NAME = 24
+LOG_SIZE = 40  # public log entries sent with every state
+
+
+class Refusal(LaroError, ValueError):
+    """Something a client asked for that is refused; ``code`` is the protocol's error code."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass(slots=True)
+class Seat:
+    """A seat: a human (with a secret token, of which only the hash is kept) or a bot."""
+
+    index: int
+    token_hash: str | None
+    bot: str | None
+    name: str | None = None
+    joined: bool = False  # a human has taken the seat (and not left)
+    connections: int = 0
+
+    @property
+    def kind(self) -> str:
+        return "bot" if self.bot else "human"
+
+    def public(self) -> JSONDict:
+        return {
+            "seat": self.index,
+            "kind": self.kind,
+            "bot": self.bot,
+            "name": self.name if self.bot is None else (self.name or f"{self.bot} bot"),
+            "joined": self.joined or self.bot is not None,
+            "connected": self.connections > 0,
+        }
+
+
+class Table:
+    """A table in memory: built by :meth:`create` or :meth:`restore`, changed only by :meth:`apply`."""
+
+    def __init__(self, meta: TableMeta) -> None:
+        self.meta = meta
+        self.game: Game = get_game(meta.game)
+        self.state: GameState = self.game.new_game(meta.num_players, seed=meta.seed, options=meta.options)
+        self.seats = [Seat(i, seat.get("token_hash"), seat.get("bot")) for i, seat in enumerate(meta.seats)]
+        self.seq = 0
+        self.started = all(seat.bot for seat in self.seats)
+        self.log: deque[JSONDict] = deque(maxlen=LOG_SIZE)
+        self.updated = meta.created
+
+    # -- building ---------------------------------------------------------------------------------------------
+
+    @classmethod
+    def create(
+        cls,
+        game_name: str,
+        players: int,
+        options: dict[str, Any],
+        bots: dict[int, str],
+        seed: int | None = None,
+        table_id: str | None = None,
+    ) -> tuple[Table, dict[int, str]]:
+        """A new table and one secret token per human seat; :class:`Refusal` for anything invalid."""
+        try:
+            game = get_game(game_name)
+            state = game.new_game(players, seed=seed if seed is not None else new_seed(), options=options)
+        except LaroError as error:
+            raise Refusal("bad_request", str(error)) from None
+        for seat, bot in bots.items():
+            if not 0 <= seat < players:
+                raise Refusal("bad_request", f"bot seat {seat} is not a seat of a {players}-player table")
+            if bot not in list_bots(game_name):
+                raise Refusal("bad_request", f"no bot {bot!r} for {game_name}; bots: {', '.join(list_bots(game_name))}")
+        tokens = {seat: secrets.token_urlsafe(24) for seat in range(players) if seat not in bots}
+        meta = TableMeta(
+            id=table_id or new_table_id(),
+            game=game.name,
+            rules_version=game.rules_version,
+            num_players=players,
+            options=dict(options),
+            seed=state.to_json()["seed"],
+            seats=[
+                {"token_hash": hash_token(tokens[seat]) if seat in tokens else None, "bot": bots.get(seat)}
+                for seat in range(players)
+            ],
+            created=time.time(),
+        )
+        return cls(meta), tokens
+
+    @classmethod
+    def restore(cls, stored: StoredTable) -> Table:
+        """The table as its log left it: every event applied again, in order."""
+        table = cls(stored.meta)
+        if stored.meta.rules_version != table.game.rules_version:
+            raise Refusal("bad_state", f"table {stored.meta.id} was played under other rules")
+        for event in stored.events:
+            table.apply(event)
+        return table
+
+    # -- what clients may ask ---------------------------------------------------------------------------------
+
+    def seat_of_token(self, token: str) -> int:
+        """The seat whose secret token this is; :class:`Refusal` ``bad_token`` otherwise."""
+        wanted = hash_token(token)
+        for seat in self.seats:
+            if seat.token_hash is not None and hmac.compare_digest(seat.token_hash, wanted):
+                return seat.index
+        raise Refusal("bad_token", "that token opens no seat at this table")
+
+    def join_event(self, seat: int, token: str, name: str) -> JSONDict:
+        """The event of a human taking (or taking back) their seat."""
+        self._check_token(seat, token)
+        name = " ".join(str(name).split())[:MAX_NAME]
+        if not name:
+            raise Refusal("bad_request", "a name is needed to join")
+        return {"seq": self.seq + 1, "type": "join", "seat": seat, "name": name}
+
+    def leave_event(self, seat: int, token: str) -> JSONDict:
+        self._check_token(seat, token)
+        if not self.seats[seat].joined:
+            raise Refusal("bad_request", f"seat {seat} is not taken")
+        return {"seq": self.seq + 1, "type": "leave", "seat": seat}
+
+    def bot_event(self, seat: int, token: str, bot: str) -> JSONDict:
+        """A human hands their seat to a bot (joining again takes it back)."""
+        self._check_token(seat, token)
+        if bot not in list_bots(self.game.name):
+            raise Refusal(
+                "bad_request", f"no bot {bot!r} for {self.game.name}; bots: {', '.join(list_bots(self.game.name))}"
+            )
+        return {"seq": self.seq + 1, "type": "bot", "seat": seat, "bot": bot}
+
+    def act_event(self, seat: int, action: str, seq: int) -> JSONDict:
+        """The event of ``seat`` taking ``action`` having seen state ``seq``; refused unless it is legal now."""
+        if self.state.is_over:
+            raise Refusal("game_over", "the game is over")
+        if not self.started:
+            raise Refusal("not_started", "the table waits for every player to take their seat")
+        if seq != self.seq:
+            raise Refusal("stale_seq", f"you acted on state {seq}, but the table is at state {self.seq}: look again")
+        if self.state.current_player != seat:
+            raise Refusal("not_your_turn", f"it is seat {self.state.current_player}'s turn, not yours")
+        if not self.seats[seat].joined:
+            raise Refusal("not_joined", "take your seat first (join it with your token and a name)")
+        try:
+            self.state.apply(action)
+        except ValueError as error:
+            raise Refusal("illegal_action", str(error)) from None
+        return {"seq": self.seq + 1, "type": "act", "seat": seat, "action": str(action)}
+
+    def _check_token(self, seat: int, token: str) -> None:
+        if not 0 <= seat < len(self.seats):
+            raise Refusal("bad_request", f"seat must be 0..{len(self.seats) - 1}")
+        if self.seat_of_token(token) != seat:
+            raise Refusal("bad_token", "that token is not this seat's")
+
+    # -- applying events --------------------------------------------------------------------------------------
+
+    def apply(self, event: JSONDict) -> None:
+        """Apply one event (already checked, or read from the log)."""
+        if event["seq"] != self.seq + 1:
+            raise Refusal("bad_state", f"event {event['seq']} does not follow {self.seq}")
+        seat = self.seats[event["seat"]]
+        kind = event["type"]
+        who = self.name_of(seat.index)
+        if kind == "act":
+            self.state = self.state.apply(event["action"])
+            text = f"{who}: {self.game.public_text(event['action'])}"
+        elif kind == "join":
+            seat.bot, seat.name, seat.joined = None, event["name"], True
+            text = f"{seat.name} takes seat {seat.index}"
+            if all(s.joined or s.bot for s in self.seats):
+                self.started = True
+        elif kind == "leave":
+            seat.joined = False
+            text = f"{who} leaves seat {seat.index}"
+        elif kind == "bot":
+            seat.bot, seat.joined = event["bot"], False
+            text = f"seat {seat.index} is now played by the {seat.bot} bot"
+            if all(s.joined or s.bot for s in self.seats):
+                self.started = True
+        else:
+            raise Refusal("bad_state", f"unknown event type {kind!r}")
+        self.seq = event["seq"]
+        self.log.append({"seq": self.seq, "seat": seat.index, "type": kind, "text": text})
+        self.updated = time.time()
+
+    # -- what clients are told --------------------------------------------------------------------------------
+
+    def name_of(self, seat: int) -> str:
+        name = self.seats[seat].public()["name"]
+        return str(name) if name else f"seat {seat}"
+
+    @property
+    def status(self) -> str:
+        if self.state.is_over:
+            return "over"
+        return "running" if self.started else "open"
+
+    def bot_to_move(self) -> str | None:
+        """The bot whose turn it is, if play is on and a bot holds the current seat."""
+        current = self.state.current_player
+        if not self.started or current is None:
+            return None
+        return self.seats[current].bot
+
+    def make_bot_event(self) -> JSONDict:
+        """The current bot seat's move (its random generator follows from the table's seed and seq)."""
+        current = self.state.current_player
+        assert current is not None and self.seats[current].bot is not None
+        bot = get_bot(self.seats[current].bot or "random", self.game.name)
+        rng = random.Random(derive_seed(self.meta.seed, "bot", current, self.seq))
+        action = bot.choose(self.state.observation(current), self.state.legal_actions(), rng)
+        return {"seq": self.seq + 1, "type": "act", "seat": current, "action": str(action)}
+
+    def result(self) -> JSONDict | None:
+        if not self.state.is_over:
+            return None
+        return {"winners": list(self.state.winners), "scores": list(self.state.scores)}
+
+    def summary(self) -> JSONDict:
+        """The public summary: no tokens, no seed, no hidden cards."""
+        return {
+            "id": self.meta.id,
+            "game": self.game.name,
+            "title": self.game.title,
+            "players": self.meta.num_players,
+            "options": self.meta.options,
+            "status": self.status,
+            "seq": self.seq,
+            "current_player": self.state.current_player,
+            "seats": [seat.public() for seat in self.seats],
+            "result": self.result(),
+            "created": self.meta.created,
+            "updated": self.updated,
+        }
+
+    def state_message(self, seat: int | None) -> JSONDict:
+        """The ``state`` message for a seat (its own observation) or a spectator (``None``)."""
+        state = self.state
+        mine = seat is not None and state.current_player == seat and self.started
+        return {
+            "type": "state",
+            "seq": self.seq,
+            "table": self.summary(),
+            "seat": seat,
+            "observation": state.observation(seat) if seat is not None else state.public_observation(),
+            "legal_actions": [str(a) for a in state.legal_actions()] if mine else [],
+            "your_turn": mine,
+            "log": list(self.log),
+        }
