@@ -141,6 +141,13 @@ def test_palitan_swaps_two_tiles_with_their_diwa() -> None:
     assert state.actions_left == 4
 
 
+def test_palitan_slots_may_be_named_in_either_order() -> None:
+    """`play palitan NE NW` is the same action as `play palitan NW NE` (its canonical text)."""
+    state = build([("red", "a8"), ("blue", "i8"), ("orange", "a1")], green=["palitan", None, None])
+    assert str(GAME.parse_action("play palitan NE NW")) == "play palitan NW NE"
+    assert state.apply("play palitan NE NW").to_json() == state.apply("play palitan NW NE").to_json()
+
+
 def test_palitan_of_edge_tiles() -> None:
     """Palitan: edge tiles too; pinto's d8 lands on f2 when pinto goes to S (turned 180°)."""
     state = build([("red", "d8"), ("blue", "a1")], faces={"S": "B"}, green=["palitan", None])

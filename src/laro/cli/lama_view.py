@@ -4,9 +4,9 @@
 >>> state = GAME.new_game(2, seed=3)
 >>> view = LamaView()
 >>> [key for key, _ in view.choices(state)]
-['3', '4', 'd', 'q']
->>> view.parse("d", state), view.parse(" Play l ", state), view.parse("4", state)
-('draw', 'play L', 'play 4')
+['6', 'd', 'q']
+>>> view.parse("d", state), view.parse(" Play l ", state), view.parse("6", state)
+('draw', 'play L', 'play 6')
 >>> cards_text(["3", "4", "L"], playable=["4"]).plain
 ' 3  [4]  L '
 """

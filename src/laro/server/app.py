@@ -1,7 +1,7 @@
 """The web application: the HTTP API for tables and seats, and play over WebSocket (see docs/protocol.md).
 
 >>> app = create_app("sqlite::memory:")
->>> sorted(route.path for route in app.routes)[:3]
+>>> sorted({route.path for route in app.routes})[:3]
 ['/api/games', '/api/tables', '/api/tables/{table_id}']
 """
 

@@ -9,6 +9,8 @@ the set (centre, corners, edges), so only their texts (the tile ids) depend on t
 (KamaraAction('play tulak red N NE'), True)
 >>> space.parse("place sulok NW B").index
 9
+>>> space.parse("play palitan NE NW")
+KamaraAction('play palitan NW NE')
 """
 
 from __future__ import annotations
@@ -193,7 +195,12 @@ def _build(components: Components, fixed: tuple[KamaraAction, ...] = ()) -> Acti
         actions += fixed
     else:
         actions += [KamaraAction(i, kind, args, text) for i, (kind, args, text) in enumerate(_fixed_specs(), 72)]
-    return ActionSpace(tuple(actions), {action.text.lower(): action for action in actions})
+    by_text = {action.text.lower(): action for action in actions}
+    for action in actions:  # two slots to swap may be named in either order
+        if action.kind == PALITAN:
+            a, b = action.args
+            by_text[f"play palitan {SLOTS[b]} {SLOTS[a]}".lower()] = action
+    return ActionSpace(tuple(actions), by_text)
 
 
 def action_space(components: Components) -> ActionSpace:

@@ -22,6 +22,7 @@ __all__ = [
     "CENTRE",
     "FILES",
     "OUTWARD",
+    "POSITION_SLOT",
     "SLOTS",
     "SLOT_KIND",
     "SLOT_OF_SQUARE",
