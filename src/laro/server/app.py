@@ -1,8 +1,8 @@
 """The web application: the HTTP API for tables and seats, and play over WebSocket (see docs/protocol.md).
 
 >>> app = create_app("sqlite::memory:")
->>> sorted({route.path for route in app.routes})[:3]
-['/api/games', '/api/tables', '/api/tables/{table_id}']
+>>> sorted({route.path for route in app.routes if route.path.startswith("/api/tables")})
+['/api/tables', '/api/tables/{table_id}', '/api/tables/{table_id}/seats/{seat}/{what}']
 """
 
 from __future__ import annotations
@@ -11,16 +11,19 @@ import contextlib
 import json
 import logging
 from collections.abc import AsyncIterator, Callable
+from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
-from starlette.routing import Route, WebSocketRoute
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+import laro
 from laro.bots import list_bots
-from laro.core import JSONDict, get_game, list_games
+from laro.core import JSONDict, LaroError, get_game, list_games
 from laro.server.connection import Connection, Limits, ProtocolError, parse_message
 from laro.server.hub import Hub
 from laro.server.store import Store, StoreError, open_store
@@ -29,6 +32,7 @@ from laro.server.tables import Refusal, Table
 __all__ = ["create_app"]
 
 log = logging.getLogger("laro.server")
+WEB = Path(laro.__file__).resolve().parent / "web" / "static"  # the browser client, served as files
 MAX_BODY = 65536  # bytes of a request body (a custom Kamara tile set fits easily)
 _STATUS = {"no_table": 404, "bad_token": 403, "stale_seq": 409, "game_over": 409, "not_started": 409}
 
@@ -100,7 +104,7 @@ def create_app(store: Store | str, bot_delay: float = 0.6, limits: Limits | None
         except Refusal as error:
             return _error(error.code, str(error))
         seats = [
-            {"seat": seat, "token": token, "invite": f"/?table={table.meta.id}&seat={seat}&token={token}"}
+            {"seat": seat, "token": token, "invite": f"/table/{table.meta.id}?seat={seat}&token={token}"}
             for seat, token in sorted(tokens.items())
         ]
         return JSONResponse({"id": table.meta.id, "seats": seats, "table": table.summary()}, status_code=201)
@@ -161,9 +165,32 @@ def create_app(store: Store | str, bot_delay: float = 0.6, limits: Limits | None
             connection.closed = True
             sender.cancel()
 
+    async def rules(request: Request) -> Response:
+        name, lang = request.path_params["game"], request.query_params.get("lang", "en")
+        try:
+            text = get_game(name).rules_text(lang)
+        except (LaroError, ValueError) as error:
+            return _error("not_found", str(error), 404)
+        return JSONResponse({"game": name, "lang": lang, "markdown": text})
+
+    async def components(request: Request) -> Response:
+        """The public component data of a game (Kamara's tiles and cards), for drawing it."""
+        try:
+            game = get_game(request.path_params["game"])
+        except LaroError as error:
+            return _error("not_found", str(error), 404)
+        data = getattr(game, "component_data", None)
+        return JSONResponse({"game": game.name, "components": data() if callable(data) else None})
+
     app = Starlette(
         routes=[
+            Route("/", _page("index.html")),
+            Route("/table/{table_id}", _page("table.html")),
+            Route("/rules/{game}", _page("rules.html")),
+            Mount("/static", StaticFiles(directory=WEB, check_dir=False), name="static"),
             Route("/api/games", games),
+            Route("/api/games/{game}/rules", rules),
+            Route("/api/games/{game}/components", components),
             Route("/api/tables", create_table, methods=["POST"]),
             Route("/api/tables", list_tables, methods=["GET"]),
             Route("/api/tables/{table_id}", get_table),
@@ -175,6 +202,18 @@ def create_app(store: Store | str, bot_delay: float = 0.6, limits: Limits | None
     app.state.hub = hub
     app.state.spawn = _spawner()
     return app
+
+
+def _page(name: str) -> Any:
+    """A page of the browser client (its scripts and styles are under /static)."""
+
+    async def page(request: Request) -> Response:
+        path = WEB / name
+        if not path.is_file():
+            return _error("not_found", f"the browser client's {name} is missing", 404)
+        return FileResponse(path, media_type="text/html", headers={"Cache-Control": "no-cache"})
+
+    return page
 
 
 def _spawner() -> Any:

@@ -142,6 +142,10 @@ class KamaraGame:
     def action_from_index(self, index: int) -> KamaraAction:
         return action_space(default_components()).from_index(index)
 
+    def component_data(self, options: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """The JSON data of the tiles and cards a game with these options plays with (public, for drawing)."""
+        return self.components(validate_options(OPTIONS, options)).data
+
     def public_text(self, action: str) -> str:
         """An action's text as the other players and spectators may hear it (``order``/``keep`` name cards)."""
         return public_text(action)
