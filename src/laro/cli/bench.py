@@ -70,9 +70,19 @@ def render(report: BenchReport, console: Console) -> None:
 @click.option(
     "--game-played", "game_played", default="lama", show_default=True, help="server: the game the tables play."
 )
+@click.option(
+    "--db", "database", default=None, metavar="URL", help="server: a store URL (default: SQLite in a temp dir)."
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON instead of a table.")
 def bench(
-    game: str | None, seconds: float | None, players: int, tables: int, think: float, game_played: str, as_json: bool
+    game: str | None,
+    seconds: float | None,
+    players: int,
+    tables: int,
+    think: float,
+    game_played: str,
+    database: str | None,
+    as_json: bool,
 ) -> None:
     """Benchmark GAME's engine (every game if omitted): random-playout games and moves per second, apply and
     legal_actions calls per second, JSON round trips and memory, against baselines measured in the same run.
@@ -82,7 +92,7 @@ def bench(
     lost actions.
     """
     if game == "server":
-        _bench_server(seconds or 30.0, players, tables, think, game_played, as_json)
+        _bench_server(seconds or 30.0, players, tables, think, game_played, database, as_json)
         return
     games = [game] if game else list_games()
     for name in games:
@@ -101,15 +111,20 @@ def bench(
             render(report, console)
 
 
-def _bench_server(seconds: float, players: int, tables: int, think: float, game: str, as_json: bool) -> None:
+def _bench_server(
+    seconds: float, players: int, tables: int, think: float, game: str, database: str | None, as_json: bool
+) -> None:
     try:
         from laro.server.bench import run_server_bench
     except ImportError as error:
         raise click.ClickException(f"the server needs its extra: pip install 'laro[server]' ({error})") from None
     console = Console()
     if not as_json:
-        console.print(f"[bold]measuring the server[/]: {tables} tables of {players}-player {game}, {seconds:g} s …")
-    report = run_server_bench(tables=tables, players=players, game=game, seconds=seconds, think=think)
+        store = "PostgreSQL" if database and database.startswith("postgres") else "SQLite"
+        console.print(
+            f"[bold]measuring the server[/] ({store}): {tables} tables of {players}-player {game}, {seconds:g} s …"
+        )
+    report = run_server_bench(tables, players, game, seconds, think, database)
     data = report.to_json()
     if as_json:
         click.echo(json.dumps(data, indent=1))

@@ -164,14 +164,22 @@ class _Run:
 
 
 def run_server_bench(
-    tables: int = 200, players: int = 4, game: str = "lama", seconds: float = 30.0, think: float = 0.5
+    tables: int = 200,
+    players: int = 4,
+    game: str = "lama",
+    seconds: float = 30.0,
+    think: float = 0.5,
+    database: str | None = None,
 ) -> ServerBenchReport:
-    """Start a server (SQLite in a temporary directory), run the tables for ``seconds``, and measure."""
+    """Start a server (SQLite in a temporary directory, or the store at ``database``), run the tables for
+    ``seconds``, and measure."""
     report = ServerBenchReport(tables, players, game, think)
     port = _free_port()
     base = f"http://127.0.0.1:{port}"
     with tempfile.TemporaryDirectory(prefix="laro-bench-") as data_dir:
         command = [sys.executable, "-m", "laro", "serve", "--port", str(port), "--data-dir", data_dir, "--quiet"]
+        if database:
+            command += ["--db", database]
         log_path = Path(data_dir) / "server.log"
         with log_path.open("wb") as server_log:
             server = subprocess.Popen(command, stdout=server_log, stderr=subprocess.STDOUT, env=dict(os.environ))
