@@ -54,7 +54,16 @@ def serve(host: str, port: int, data_dir: Path, database: str | None, bot_delay:
         database = f"sqlite:///{(data_dir / 'tables.db').resolve()}"
     app = create_app(database, bot_delay=bot_delay)
     click.echo(f"laro server on http://{host}:{port}/ (store: {_shown(database)})")
-    uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=65536, access_log=False)
+    # small JSON messages: compressing them costs more time than it saves on the wire
+    uvicorn.run(
+        app,
+        host=host,
+        port=port,
+        log_level="warning",
+        ws_max_size=65536,
+        ws_per_message_deflate=False,
+        access_log=False,
+    )
 
 
 def _shown(url: str) -> str:
