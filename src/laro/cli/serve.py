@@ -51,7 +51,8 @@ def serve(host: str, port: int, data_dir: Path, database: str | None, bot_delay:
     logging.basicConfig(level=logging.WARNING if quiet else logging.INFO, format="%(asctime)s %(message)s")
     if database is None:
         data_dir.mkdir(parents=True, exist_ok=True)
-        database = f"sqlite:///{(data_dir / 'tables.db').resolve()}"
+        database = f"sqlite://{(data_dir / 'tables.db').resolve()}"
+    _check_store(database)
     app = create_app(database, bot_delay=bot_delay)
     click.echo(f"laro server on http://{host}:{port}/ (store: {_shown(database)})")
     # small JSON messages: compressing them costs more time than it saves on the wire
@@ -64,6 +65,23 @@ def serve(host: str, port: int, data_dir: Path, database: str | None, bot_delay:
         ws_per_message_deflate=False,
         access_log=False,
     )
+
+
+def _check_store(url: str) -> None:
+    """Open and close the store once, so a bad URL or a damaged database is reported plainly."""
+    import asyncio
+
+    from laro.server.store import StoreError, open_store
+
+    async def check() -> None:
+        store = open_store(url)
+        await store.open()
+        await store.close()
+
+    try:
+        asyncio.run(check())
+    except StoreError as error:
+        raise click.ClickException(f"cannot use the store {_shown(url)}: {error}") from None
 
 
 def _shown(url: str) -> str:
