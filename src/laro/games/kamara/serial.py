@@ -15,6 +15,7 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from laro.core.checks import per_seat, seat_number, whole_number
 from laro.core.errors import OptionError, StateError
 from laro.core.game import JSONDict
 from laro.games.kamara.actions import COLOURS, KEEP, ORDER
@@ -153,13 +154,13 @@ def _from_json(game: KamaraGame, data: Mapping[str, Any]) -> KamaraState:
     if data.get("game", "kamara") != "kamara":
         raise StateError(f"this is a {data.get('game')!r} state, not Kamara")
     n = data["num_players"]
-    state = game.blank_state(n, data.get("options"), _int(data["seed"], "seed"))
+    state = game.blank_state(n, data.get("options"), whole_number(data["seed"], "seed"))
     components = state.components
     phase = data["phase"]
     if phase not in _PHASES:
         raise StateError(f"phase must be one of {', '.join(_PHASES)}; got {phase!r}")
     state.phase = phase
-    state.elder = _seat(data["elder"], n, "elder")
+    state.elder = seat_number(data["elder"], n, "elder")
     tiles_data = data["tiles"]
     placed: list[tuple[int, int, int] | None] = []
     for slot, name in enumerate(SLOTS):
@@ -170,7 +171,7 @@ def _from_json(game: KamaraGame, data: Mapping[str, Any]) -> KamaraState:
         number = components.tile_number[item["tile"]]
         if components.tiles[number].kind != SLOT_KIND[slot]:
             raise StateError(f"tile {item['tile']} cannot lie in slot {name}")
-        turns, rest = divmod(_int(item["rotation"], "rotation"), 90)
+        turns, rest = divmod(whole_number(item["rotation"], "rotation"), 90)
         if rest or turns > 3 or (slot != CENTRE and turns != OUTWARD[slot]):
             raise StateError(f"the tile in {name} has an impossible rotation {item['rotation']}")
         placed.append((number, "AB".index(item["face"]), turns))
@@ -182,7 +183,7 @@ def _from_json(game: KamaraGame, data: Mapping[str, Any]) -> KamaraState:
         raise StateError("tiles are placed while the pool holds tiles, and only then")
     state.set_tiles(tuple(placed))
     state.pool = pool
-    colours = [None if c is None else COLOURS.index(c) for c in _list(data["colours"], "colours", n)]
+    colours = [None if c is None else COLOURS.index(c) for c in per_seat(data["colours"], "colours", n)]
     state.colours = tuple(-1 if c is None else c for c in colours)
     diwa_data = data["diwa"]
     state.diwa = tuple(-1 if c is None else square_index(diwa_data[COLOURS[c]]) for c in colours)
@@ -194,26 +195,26 @@ def _from_json(game: KamaraGame, data: Mapping[str, Any]) -> KamaraState:
         raise StateError("no diwa is placed before the chamber is complete")
     if not pool:
         _check_squares(state)
-    state.yellow = tuple(-1 if c is None else CARD_IDS.index(c) for c in _list(data["yellow"], "yellow", n))
-    state.green = tuple(-1 if e is None else EFFECTS.index(e) for e in _list(data["green"], "green", n))
-    state.matched = tuple(tuple(CARD_IDS.index(c) for c in cards) for cards in _list(data["matched"], "matched", n))
+    state.yellow = tuple(-1 if c is None else CARD_IDS.index(c) for c in per_seat(data["yellow"], "yellow", n))
+    state.green = tuple(-1 if e is None else EFFECTS.index(e) for e in per_seat(data["green"], "green", n))
+    state.matched = tuple(tuple(CARD_IDS.index(c) for c in cards) for cards in per_seat(data["matched"], "matched", n))
     state.yellow_deck = tuple(CARD_IDS.index(c) for c in data["yellow_deck"])
     state.green_deck = tuple(EFFECTS.index(e) for e in data["green_deck"])
-    state.known = tuple(tuple(CARD_IDS.index(c) for c in seen) for seen in _list(data["known"], "known", n))
+    state.known = tuple(tuple(CARD_IDS.index(c) for c in seen) for seen in per_seat(data["known"], "known", n))
     state.pending = _read_pending(data["pending"])
     _check_cards(state)
-    state.current_player = None if data["current_player"] is None else _seat(data["current_player"], n, "current")
-    state.actions_left = _int(data["actions_left"], "actions_left")
+    state.current_player = None if data["current_player"] is None else seat_number(data["current_player"], n, "current")
+    state.actions_left = whole_number(data["actions_left"], "actions_left")
     state.exchanged = _bool(data["exchanged"], "exchanged")
     state.green_drawn = _bool(data["green_drawn"], "green_drawn")
     locks = [-1] * 9
     for name, seat in data["locks"].items():
-        locks[SLOTS.index(name)] = _seat(seat, n, "locks")
+        locks[SLOTS.index(name)] = seat_number(seat, n, "locks")
     state.locks = tuple(locks)
-    state.round = _int(data["round"], "round")
+    state.round = whole_number(data["round"], "round")
     first = data["first_player"]
-    state.first_player = -1 if first is None else _seat(first, n, "first_player")
-    state.winners = tuple(_seat(s, n, "winners") for s in data["winners"])
+    state.first_player = -1 if first is None else seat_number(first, n, "first_player")
+    state.winners = tuple(seat_number(s, n, "winners") for s in data["winners"])
     if (phase == "over") != (state.current_player is None) or (phase == "over") != bool(state.winners):
         raise StateError("a game is over exactly when it has winners and no current player")
     if phase == "play" and state.first_player < 0:
@@ -269,7 +270,7 @@ def _read_pending(value: Any) -> tuple[int, ...] | None:
     if value is None:
         return None
     if value["decision"] == "order":
-        count = _int(value["count"], "pending count")
+        count = whole_number(value["count"], "pending count")
         if not 1 <= count <= 3:
             raise StateError("an order decision covers one to three cards")
         return (ORDER, count)
@@ -278,25 +279,7 @@ def _read_pending(value: Any) -> tuple[int, ...] | None:
     raise StateError(f"unknown decision {value['decision']!r}")
 
 
-def _int(value: Any, name: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise StateError(f"{name} must be a whole number of at least 0; got {value!r}")
-    return value
-
-
 def _bool(value: Any, name: str) -> bool:
     if not isinstance(value, bool):
         raise StateError(f"{name} must be true or false; got {value!r}")
-    return value
-
-
-def _seat(value: Any, n: int, name: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < n:
-        raise StateError(f"{name} must be a seat 0..{n - 1}; got {value!r}")
-    return value
-
-
-def _list(value: Any, name: str, length: int) -> list[Any]:
-    if not isinstance(value, list) or len(value) != length:
-        raise StateError(f"{name} must be a list with one entry per seat ({length})")
     return value

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from importlib import resources
 from typing import Any, Literal
 
+from laro.core.checks import per_seat, seat_number, whole_number
 from laro.core.errors import OptionError, StateError
 from laro.core.game import Game, GameState
 from laro.core.options import OptionSpec, validate_options
@@ -122,9 +123,9 @@ class LamaGame:
         state.game = self
         state.num_players = n
         state.options = validate_options(OPTIONS, data.get("options"))
-        state.seed = _int(data["seed"], "seed")
-        state.round = _int(data["round"], "round", minimum=1)
-        hands = [_cards(hand, "hands") for hand in _list(data["hands"], "hands", n)]
+        state.seed = whole_number(data["seed"], "seed")
+        state.round = whole_number(data["round"], "round", minimum=1)
+        hands = [_cards(hand, "hands") for hand in per_seat(data["hands"], "hands", n)]
         draw = _cards(data["draw_pile"], "draw_pile")
         discard = _cards(data["discard_pile"], "discard_pile")
         counts = Counter(card for cards in (*hands, draw, discard) for card in cards)
@@ -137,17 +138,17 @@ class LamaGame:
         state.deck = tuple(draw)
         state.draw_pos = 0
         state.discard = tuple(discard)
-        quit_flags = _list(data["quit"], "quit", n)
+        quit_flags = per_seat(data["quit"], "quit", n)
         state.quit_mask = sum(1 << seat for seat, flag in enumerate(quit_flags) if flag is True)
-        state.scores = tuple(_int(s, "scores") for s in _list(data["scores"], "scores", n))
-        state.starter = _seat(data["starter"], n, "starter")
+        state.scores = tuple(whole_number(s, "scores") for s in per_seat(data["scores"], "scores", n))
+        state.starter = seat_number(data["starter"], n, "starter")
         last = data.get("last_player")
-        state.last_player = None if last is None else _seat(last, n, "last_player")
+        state.last_player = None if last is None else seat_number(last, n, "last_player")
         last_round = data.get("last_round")
         state.last_round = None if last_round is None else RoundResult.from_json(last_round)
-        state.winners = tuple(_seat(s, n, "winners") for s in data.get("winners", []))
+        state.winners = tuple(seat_number(s, n, "winners") for s in data.get("winners", []))
         if state.options["token_supply"] == "boxed":
-            state.tokens = tuple(Tokens(**_token_fields(t)) for t in _list(data["tokens"], "tokens", n))
+            state.tokens = tuple(Tokens(**_token_fields(t)) for t in per_seat(data["tokens"], "tokens", n))
             state.supply = Supply(**_token_fields(data["supply"], ("white", "black")))
             if any(t.points != s for t, s in zip(state.tokens, state.scores, strict=True)):
                 raise StateError("tokens do not add up to the scores")
@@ -160,31 +161,13 @@ class LamaGame:
             state.current_player = None
             state._legal = ()
             return state
-        state.current_player = _seat(current, n, "current_player")
+        state.current_player = seat_number(current, n, "current_player")
         if state.has_quit(current) or not all(state.hands):
             raise StateError("the current player must be in the round and every hand must hold a card")
         if state.winners:
             raise StateError("a game in progress has no winners")
         state._set_legal()
         return state
-
-
-def _int(value: Any, name: str, minimum: int = 0) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        raise StateError(f"{name} must be whole numbers of at least {minimum}; got {value!r}")
-    return value
-
-
-def _seat(value: Any, n: int, name: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < n:
-        raise StateError(f"{name} must be a seat 0..{n - 1}; got {value!r}")
-    return value
-
-
-def _list(value: Any, name: str, length: int) -> list[Any]:
-    if not isinstance(value, list) or len(value) != length:
-        raise StateError(f"{name} must be a list with one entry per seat ({length})")
-    return value
 
 
 def _cards(value: Any, name: str) -> list[int]:
@@ -199,7 +182,7 @@ def _cards(value: Any, name: str) -> list[int]:
 def _token_fields(value: Any, names: tuple[str, ...] = ("white", "black", "owed")) -> dict[str, int]:
     if not isinstance(value, dict):
         raise StateError("tokens must be objects with white, black and owed counts")
-    fields = {name: _int(value.get(name, 0), f"tokens.{name}") for name in names}
+    fields = {name: whole_number(value.get(name, 0), f"tokens.{name}") for name in names}
     if "white" in fields and len(names) == 2 and (fields["white"] > BOX_WHITE or fields["black"] > BOX_BLACK):
         raise StateError("the supply cannot hold more tokens than the box")
     return fields
