@@ -58,15 +58,18 @@ def _unavailable(name: str, why: str) -> click.Command:
 @click.group(cls=_LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, "--version", "-V", prog_name="laro")
 def cli() -> None:
-    """laro: play L.A.M.A. and Kamara in the terminal against bots.
+    """laro: play L.A.M.A. and Kamara with friends and bots, in the terminal or on a server.
 
     \b
     Examples:
+      laro serve                           the multiplayer server on http://127.0.0.1:8000/
       laro play lama                       a game against three heuristic bots
       laro play lama -n 3 --bots random    against two random bots
       laro replay records/lama_....json    watch a saved game again
       laro play kamara -n 3                Kamara against two bots
       laro rules lama --lang ko            the rules, in Korean
+      laro bench kamara                    how fast the Kamara engine is here
+      laro bench server                    200 tables of WebSocket clients on loopback
     """
 
 
