@@ -1,0 +1,129 @@
+// The server's HTTP API (docs/protocol.md) and the seats this browser holds.
+
+export class ApiError extends Error {
+  constructor(code, message, status) {
+    super(message);
+    this.code = code;
+    this.status = status;
+  }
+}
+
+async function call(method, path, body) {
+  let response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers: body === undefined ? {} : { "Content-Type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      cache: "no-store",
+    });
+  } catch (error) {
+    throw new ApiError("network", String(error && error.message ? error.message : error), 0);
+  }
+  let data = null;
+  try {
+    data = await response.json();
+  } catch {
+    data = null;
+  }
+  if (!response.ok) {
+    const error = (data && data.error) || {};
+    throw new ApiError(error.code || "http_" + response.status, error.message || response.statusText, response.status);
+  }
+  return data;
+}
+
+export const getGames = () => call("GET", "/api/games").then((data) => data.games);
+export const listTables = () => call("GET", "/api/tables").then((data) => data.tables);
+export const getTable = (id) => call("GET", `/api/tables/${encodeURIComponent(id)}`);
+export const createTable = (body) => call("POST", "/api/tables", body);
+export const getRules = (game, lang) =>
+  call("GET", `/api/games/${encodeURIComponent(game)}/rules?lang=${encodeURIComponent(lang)}`);
+export const getComponents = (game) =>
+  call("GET", `/api/games/${encodeURIComponent(game)}/components`).then((data) => data.components);
+
+function seatCall(id, seat, what, body) {
+  return call("POST", `/api/tables/${encodeURIComponent(id)}/seats/${seat}/${what}`, body);
+}
+export const joinSeat = (id, seat, token, name) => seatCall(id, seat, "join", { token, name });
+export const leaveSeat = (id, seat, token) => seatCall(id, seat, "leave", { token });
+export const botSeat = (id, seat, token, bot) => seatCall(id, seat, "bot", { token, bot });
+
+// -- what this browser remembers -------------------------------------------------------------------------
+
+function read(key) {
+  try {
+    return JSON.parse(localStorage.getItem(key) || "null");
+  } catch {
+    return null;
+  }
+}
+
+function write(key, value) {
+  try {
+    if (value === null) localStorage.removeItem(key);
+    else localStorage.setItem(key, JSON.stringify(value));
+  } catch {
+    /* storage may be full or off */
+  }
+}
+
+/** The seat held at table `id`: {seat, token, name}, or null. */
+export const loadSeat = (id) => read(`laro.seat.${id}`);
+export const saveSeat = (id, seat) => write(`laro.seat.${id}`, seat);
+export const forgetSeat = (id) => write(`laro.seat.${id}`, null);
+
+/** Invite links made for the other human seats of a table we created: [{seat, url}]. */
+export const loadInvites = (id) => read(`laro.invites.${id}`) || [];
+export const saveInvites = (id, invites) => write(`laro.invites.${id}`, invites);
+
+/** The player's name, remembered for the next table. */
+export const loadName = () => read("laro.name") || "";
+export const saveName = (name) => write("laro.name", name);
+
+/** The absolute address of an invite path. */
+export const inviteUrl = (path) => new URL(path, location.origin).href;
+
+/**
+ * Create a table, take `mySeat` in it under `name`, and remember the seat and the other seats' invite links.
+ * Returns {id, invites}.
+ */
+export async function createAndSit(body, mySeat, name) {
+  const created = await createTable(body);
+  const invites = [];
+  let mine = null;
+  for (const seat of created.seats) {
+    if (seat.seat === mySeat) mine = seat;
+    else invites.push({ seat: seat.seat, url: inviteUrl(seat.invite) });
+  }
+  if (mine) {
+    saveSeat(created.id, { seat: mine.seat, token: mine.token, name });
+    await joinSeat(created.id, mine.seat, mine.token, name);
+  }
+  saveInvites(created.id, invites);
+  if (name) saveName(name);
+  return { id: created.id, invites };
+}
+
+/** Copy text to the clipboard (with a fallback for pages where the Clipboard API is unavailable). */
+export async function copyText(text) {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    const area = document.createElement("textarea");
+    area.value = text;
+    area.style.position = "fixed";
+    area.style.opacity = "0";
+    document.body.append(area);
+    area.select();
+    let done = false;
+    try {
+      done = document.execCommand("copy");
+    } catch {
+      done = false;
+    }
+    area.remove();
+    return done;
+  }
+}

@@ -1,0 +1,412 @@
+// The L.A.M.A. table: hands, the discard and draw piles, opponents' cards, quits and tokens, round results.
+// A renderer module for table.js (see the contract at the top of js/table.js).
+
+import { h, replace, svg } from "../dom.js";
+
+const LLAMA = "L";
+const ORDER = ["1", "2", "3", "4", "5", "6", LLAMA];
+
+/** The llama drawn as an SVG silhouette (the same drawing as /static/img/llama.svg). */
+export function llamaSvg(className = "llama-svg") {
+  return svg(
+    "svg",
+    { viewBox: "0 0 100 100", class: className, "aria-hidden": "true", focusable: "false" },
+    svg(
+      "g",
+      { fill: "currentColor" },
+      svg("path", { d: "M30.5 3.5 L35 15 L28.5 15 Z" }),
+      svg("path", { d: "M38.5 3 L42 15 L36 15 Z" }),
+      svg("path", { d: "M27 13 C33 10.5 41 11 43.5 16 C45 19 45 22 44.5 26 C44 29 41.5 30.5 38 30.5 L22 30.5 C17 30.5 14 28.5 14 25 C14 21.5 17 19.5 21 19 C23 16 24.5 14 27 13 Z" }),
+      svg("path", { d: "M31 26 L45 23 C46.5 32 47 40 48 46 L31.5 52 C31 43 30.5 34 31 26 Z" }),
+      svg("path", { d: "M34 44 C38 40 44 41.5 48 42 C58 40.5 70 40 80 41.5 C86 42.5 90 46 90.5 52 C91 59 88 65 82 67.5 C72 70 58 70 46 69 C38 68.5 33 64 32 57 C31.5 52 32 47 34 44 Z" }),
+      svg("path", { d: "M87 44 C91 42 95 44 95 48 C95 52 92 54 89.5 54 Z" }),
+      svg("rect", { x: 35.5, y: 62, width: 7, height: 33, rx: 3.5 }),
+      svg("rect", { x: 45.5, y: 63, width: 7, height: 32, rx: 3.5 }),
+      svg("rect", { x: 70, y: 63, width: 7, height: 32, rx: 3.5 }),
+      svg("rect", { x: 80, y: 62, width: 7, height: 33, rx: 3.5 }),
+    ),
+    svg("circle", { cx: 35.5, cy: 19.5, r: 2, fill: "var(--llama-eye, #fff)" }),
+  );
+}
+
+/** The penalty of a hand: each distinct number once, any llamas 10. */
+export function penalty(cards) {
+  let total = 0;
+  for (const value of new Set(cards)) total += value === LLAMA ? 10 : Number(value);
+  return total;
+}
+
+/** How a hand's penalty adds up: "3 + 4 + 10" (each number once, the llamas 10), or null for one value. */
+function breakdown(cards) {
+  const values = [...new Set(cards)].sort((a, b) => ORDER.indexOf(a) - ORDER.indexOf(b));
+  if (values.length < 2) return null;
+  return h("span", { class: "breakdown" }, values.map((value) => (value === LLAMA ? "10" : value)).join(" + "));
+}
+
+/** The cards that may follow `top`: the same and the next (6 → llama → 1). */
+function followers(top) {
+  const index = ORDER.indexOf(top);
+  return [top, ORDER[(index + 1) % ORDER.length]];
+}
+
+function cardName(ctx, card) {
+  return card === LLAMA ? ctx.t("lama.card.llama") : card;
+}
+
+/** A card face (a <button> when it can be clicked). */
+function cardFace(ctx, card, { size = "", playable = false, onclick = null, label = null } = {}) {
+  const llama = card === LLAMA;
+  const inner = [
+    h("span", { class: "corner tl", "aria-hidden": "true" }, card),
+    llama ? h("span", { class: "face-art" }, llamaSvg()) : h("span", { class: "face-num", "aria-hidden": "true" }, card),
+    h("span", { class: "corner br", "aria-hidden": "true" }, card),
+  ];
+  const attrs = {
+    class: `card face v${llama ? "L" : card} ${size}${playable ? " playable" : ""}`,
+    dataset: { card },
+    "aria-label": label || cardName(ctx, card),
+    title: label || cardName(ctx, card),
+  };
+  if (onclick) {
+    const button = h("button", { ...attrs, type: "button" }, inner);
+    button.addEventListener("click", onclick);
+    return button;
+  }
+  return h("span", { ...attrs, role: "img" }, inner);
+}
+
+function cardBack(extraClass = "") {
+  return h("span", { class: `card back ${extraClass}`, "aria-hidden": "true" }, h("span", { class: "back-art" }, llamaSvg()));
+}
+
+/** A token chip: white (1 point) or black (10 points), drawn with a ring so both read without colour. */
+function chip(kind) {
+  return svg(
+    "svg",
+    { viewBox: "0 0 20 20", class: `chip chip-${kind}`, "aria-hidden": "true" },
+    svg("circle", { cx: 10, cy: 10, r: 9 }),
+    svg("circle", { cx: 10, cy: 10, r: 5.5, class: "chip-ring" }),
+  );
+}
+
+function tokens(ctx, held, score) {
+  const label = ctx.t("lama.tokens_label", { black: held.black, white: held.white, points: score });
+  return h(
+    "span",
+    { class: "tokens", title: label, "aria-label": label, role: "img" },
+    h("span", { class: "token-count" }, chip("black"), h("span", {}, `×${held.black}`)),
+    h("span", { class: "token-count" }, chip("white"), h("span", {}, `×${held.white}`)),
+    held.owed ? h("span", { class: "owed" }, ctx.t("lama.owed", { n: held.owed })) : null,
+    h("span", { class: "points" }, ctx.t("lama.points", { n: score })),
+  );
+}
+
+export function createTable(root, ctx) {
+  const t = ctx.t;
+  let last = null;
+  let lastRoundShown = null;
+  let topKey = null;
+
+  const els = {
+    info: h("div", { class: "lama-info" }),
+    opponents: h("div", { class: "opponents", dataset: { testid: "opponents" } }),
+    draw: h("div", { class: "pile draw-pile" }),
+    discard: h("div", { class: "pile discard-pile" }),
+    prompt: h("div", { class: "prompt", "aria-live": "polite" }),
+    me: h("section", { class: "me-area" }),
+    result: h("section", { class: "round-result panel", hidden: true, dataset: { testid: "round-result" } }),
+  };
+  const board = h(
+    "div",
+    { class: "lama" },
+    els.info,
+    els.opponents,
+    h("div", { class: "felt center" }, els.draw, els.discard, els.prompt),
+    els.me,
+    els.result,
+  );
+  root.append(board);
+
+  function legalPlays(message) {
+    const plays = new Set();
+    for (const action of message.legal_actions || []) if (action.startsWith("play ")) plays.add(action.slice(5));
+    return plays;
+  }
+
+  function can(message, action) {
+    return (message.legal_actions || []).includes(action);
+  }
+
+  async function askQuit() {
+    const obs = last.observation;
+    const points = penalty(obs.hand || []);
+    const yes = await ctx.confirm({
+      title: t("lama.quit_title"),
+      text: t("lama.quit_text", { n: points }),
+      yes: t("lama.quit_yes"),
+      no: t("common.cancel"),
+      danger: true,
+    });
+    if (yes && last && can(last, "quit")) ctx.send("quit");
+  }
+
+  function drawInfo(message) {
+    const obs = message.observation;
+    replace(
+      els.info,
+      h("span", { class: "round", dataset: { testid: "round" } }, t("lama.round", { n: obs.round })),
+      h("span", { class: "muted" }, t("lama.ends_at", { n: obs.options.end_score })),
+      h("span", { class: "hint muted" }, t("lama.hint")),
+    );
+  }
+
+  function seatBadge(seat, obs, message) {
+    const current = !obs.is_over && obs.current_player === seat && message.table.status === "running";
+    const quit = obs.quit[seat];
+    return { current, quit };
+  }
+
+  function drawOpponents(message) {
+    const obs = message.observation;
+    const me = message.seat;
+    const n = obs.num_players;
+    const order = [];
+    for (let step = 1; step <= n; step += 1) {
+      const seat = me === null || me === undefined ? step - 1 : (me + step) % n;
+      if (seat !== me) order.push(seat);
+    }
+    replace(
+      els.opponents,
+      order.map((seat) => {
+        const { current, quit } = seatBadge(seat, obs, message);
+        const count = obs.hand_sizes[seat];
+        const backs = Math.min(count, 6);
+        return h(
+          "div",
+          { class: `opponent${current ? " current" : ""}${quit ? " quit" : ""}`, dataset: { seat, testid: "opponent" } },
+          h(
+            "div",
+            { class: "opp-head" },
+            h("span", { class: "turn-mark", "aria-hidden": "true" }, current ? "▶" : ""),
+            h("span", { class: "seat-dot", style: { "--seat-color": `var(--seat-${seat % 8})` } }),
+            h("span", { class: "opp-name" }, ctx.playerName(seat)),
+            current ? h("span", { class: "badge turn-badge" }, t("lama.turn_badge")) : null,
+            quit ? h("span", { class: "badge quit-badge", dataset: { testid: "quit-badge" } }, "⏏ ", t("lama.quit_badge")) : null,
+          ),
+          h(
+            "div",
+            { class: "opp-cards", title: t("lama.cards_count", { n: count }) },
+            h("span", { class: "mini-backs" }, Array.from({ length: backs }, () => cardBack("mini"))),
+            h("span", { class: "count", dataset: { testid: "card-count" } }, t("lama.cards_count", { n: count })),
+          ),
+          tokens(ctx, obs.tokens[seat], obs.scores[seat]),
+        );
+      }),
+    );
+  }
+
+  function drawPiles(message) {
+    const obs = message.observation;
+    const canDraw = can(message, "draw");
+    const drawButton = h(
+      "button",
+      {
+        type: "button",
+        class: `stack${canDraw ? " can-draw" : ""}`,
+        disabled: !canDraw,
+        dataset: { action: "draw", testid: "draw-pile" },
+        "aria-label": t("lama.draw_label", { n: obs.draw_pile_count }),
+        title: canDraw ? t("lama.draw_label", { n: obs.draw_pile_count }) : t("lama.draw_pile", { n: obs.draw_pile_count }),
+      },
+      obs.draw_pile_count > 2 ? cardBack("under2") : null,
+      obs.draw_pile_count > 1 ? cardBack("under1") : null,
+      obs.draw_pile_count > 0 ? cardBack("top") : h("span", { class: "card empty-slot" }, t("lama.empty")),
+      canDraw ? h("span", { class: "stack-cta" }, t("lama.draw")) : null,
+    );
+    drawButton.addEventListener("click", () => {
+      if (last && can(last, "draw")) ctx.send("draw");
+    });
+    replace(
+      els.draw,
+      drawButton,
+      h("div", { class: "pile-label" }, h("strong", {}, t("lama.draw_pile_title")), " ", h("span", { class: "pile-count", dataset: { testid: "draw-count" } }, String(obs.draw_pile_count))),
+    );
+
+    const pile = obs.discard_pile || [obs.top_card];
+    const under = pile.slice(-3, -1);
+    const key = `${obs.round}:${pile.length}`;
+    const changed = topKey !== null && key !== topKey;
+    topKey = key;
+    const top = cardFace(ctx, obs.top_card, { size: "big", label: t("lama.top_card", { card: cardName(ctx, obs.top_card) }) });
+    if (changed) top.classList.add("arrived");
+    const [same, next] = followers(obs.top_card);
+    replace(
+      els.discard,
+      h(
+        "div",
+        { class: "discard-stack", dataset: { testid: "discard", top: obs.top_card } },
+        under.map((card, index) => {
+          const face = cardFace(ctx, card, { size: "big" });
+          face.classList.add(`under-${under.length - index}`);
+          face.setAttribute("aria-hidden", "true");
+          return face;
+        }),
+        top,
+      ),
+      h("div", { class: "pile-label" }, h("strong", {}, t("lama.discard_title")), " ", h("span", { class: "muted" }, t("lama.next_cards", { a: cardName(ctx, same), b: cardName(ctx, next) }))),
+    );
+  }
+
+  function drawPrompt(message) {
+    const obs = message.observation;
+    let text;
+    let cls = "prompt";
+    if (message.table.status === "open") text = t("lama.prompt_open");
+    else if (obs.is_over) text = t("lama.prompt_over");
+    else if (message.your_turn) {
+      const plays = legalPlays(message);
+      text = plays.size ? t("lama.prompt_play") : can(message, "draw") ? t("lama.prompt_cannot_play") : t("lama.prompt_must_quit");
+      cls += " mine";
+    } else if (message.seat !== null && message.seat !== undefined && obs.quit[message.seat]) text = t("lama.prompt_you_quit");
+    else text = t("lama.prompt_wait", { name: ctx.playerName(obs.current_player) });
+    els.prompt.className = cls;
+    els.prompt.textContent = text;
+  }
+
+  function drawMe(message) {
+    const obs = message.observation;
+    const seat = message.seat;
+    if (seat === null || seat === undefined) {
+      replace(els.me, h("p", { class: "muted watching-note" }, t("lama.watching")));
+      els.me.className = "me-area watching";
+      return;
+    }
+    const plays = legalPlays(message);
+    const mine = message.your_turn;
+    const quit = obs.quit[seat];
+    const current = mine;
+    const hand = obs.hand || [];
+    const cards = hand.map((card) => {
+      const playable = mine && plays.has(card);
+      if (!playable) {
+        const face = cardFace(ctx, card);
+        if (mine) face.classList.add("dim");
+        return face;
+      }
+      return cardFace(ctx, card, {
+        playable,
+        label: t("lama.play_label", { card: cardName(ctx, card) }),
+        onclick: () => {
+          if (last && can(last, `play ${card}`)) ctx.send(`play ${card}`);
+        },
+      });
+    });
+    const drawBtn = h("button", { type: "button", disabled: !can(message, "draw"), dataset: { action: "draw-button" } }, t("lama.draw"));
+    drawBtn.addEventListener("click", () => {
+      if (last && can(last, "draw")) ctx.send("draw");
+    });
+    const quitBtn = h("button", { type: "button", class: "danger", disabled: !can(message, "quit"), dataset: { action: "quit", testid: "quit" } }, t("lama.quit"));
+    quitBtn.addEventListener("click", askQuit);
+    els.me.className = `me-area${current ? " current" : ""}${quit ? " quit" : ""}${mine ? " my-turn" : ""}`;
+    replace(
+      els.me,
+      h(
+        "div",
+        { class: "me-head" },
+        h("span", { class: "turn-mark", "aria-hidden": "true" }, current ? "▶" : ""),
+        h("span", { class: "seat-dot", style: { "--seat-color": `var(--seat-${seat % 8})` } }),
+        h("strong", {}, ctx.playerName(seat)),
+        h("span", { class: "muted" }, t("lama.your_hand", { n: hand.length, points: penalty(hand) })),
+        quit ? h("span", { class: "badge quit-badge" }, "⏏ ", t("lama.quit_badge")) : null,
+        h("span", { class: "spacer" }),
+        tokens(ctx, obs.tokens[seat], obs.scores[seat]),
+      ),
+      h("div", { class: `hand${quit ? " laid-down" : ""}`, dataset: { testid: "hand" } }, cards.length ? cards : h("span", { class: "muted" }, t("lama.no_cards"))),
+      obs.is_over ? null : h("div", { class: "me-actions" }, drawBtn, quitBtn),
+    );
+  }
+
+  function drawResult(message) {
+    const obs = message.observation;
+    const result = obs.last_round;
+    if (!result) {
+      els.result.hidden = true;
+      return;
+    }
+    const fresh = lastRoundShown !== null && lastRoundShown !== result.round;
+    lastRoundShown = result.round;
+    const n = result.scores.length;
+    const rows = [];
+    for (let seat = 0; seat < n; seat += 1) {
+      const emptied = result.emptied === seat;
+      rows.push(
+        h(
+          "tr",
+          { class: `${emptied ? "emptied" : ""}${seat === message.seat ? " me" : ""}`, dataset: { seat } },
+          h("th", { scope: "row" }, h("span", { class: "seat-dot", style: { "--seat-color": `var(--seat-${seat % 8})` } }), " ", ctx.playerName(seat)),
+          h(
+            "td",
+            { class: "left-cards" },
+            result.hands[seat].length
+              ? result.hands[seat].map((card) => cardFace(ctx, card, { size: "tiny" }))
+              : h("span", { class: "emptied-note" }, "✓ ", t("lama.result_emptied")),
+          ),
+          h(
+            "td",
+            { class: "num" },
+            emptied && result.returned
+              ? h("span", { class: "returned" }, t("lama.result_returned", { n: result.returned }))
+              : [`+${result.penalties[seat]}`, breakdown(result.hands[seat])],
+          ),
+          h("td", { class: "num total" }, String(result.scores[seat])),
+        ),
+      );
+    }
+    const endedBy = result.emptied !== null ? t("lama.result_by_empty", { name: ctx.playerName(result.emptied) }) : t("lama.result_by_quit");
+    replace(
+      els.result,
+      h("h2", {}, t("lama.result_title", { n: result.round })),
+      h("p", { class: "muted small" }, endedBy),
+      h(
+        "div",
+        { class: "table-scroll" },
+        h(
+          "table",
+          { class: "result-table" },
+          h("thead", {}, h("tr", {}, h("th", {}, t("lama.result_player")), h("th", {}, t("lama.result_cards")), h("th", { class: "num" }, t("lama.result_penalty")), h("th", { class: "num" }, t("lama.result_total")))),
+          h("tbody", {}, rows),
+        ),
+      ),
+    );
+    els.result.hidden = false;
+    if (fresh) {
+      els.result.classList.remove("flash");
+      void els.result.offsetWidth;
+      els.result.classList.add("flash");
+    }
+  }
+
+  return {
+    update(message) {
+      last = message;
+      if (!message.observation) return;
+      drawInfo(message);
+      drawOpponents(message);
+      drawPiles(message);
+      drawPrompt(message);
+      drawMe(message);
+      drawResult(message);
+      board.classList.toggle("my-turn", Boolean(message.your_turn));
+    },
+    destroy() {
+      board.remove();
+    },
+    describeAction(text) {
+      if (text === "draw") return t("lama.log.draw");
+      if (text === "quit") return t("lama.log.quit");
+      const found = /^play (\S+)$/.exec(text);
+      if (found) return found[1] === LLAMA ? t("lama.log.play_llama") : t("lama.log.play", { card: found[1] });
+      return null;
+    },
+  };
+}

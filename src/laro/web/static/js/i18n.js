@@ -1,0 +1,120 @@
+// Translations: t(key, params), lang(), setLang(code), loadStrings(game), onLangChange(callback).
+//
+// String files are ES modules `export default { "key": "text with {param}" }`: js/i18n/${lang}.js holds the
+// shared strings and L.A.M.A.'s; js/i18n/${game}.${lang}.js a game's own (optional). English is always loaded
+// underneath, so a key missing from Korean shows in English rather than as its key.
+
+const LANGS = ["en", "ko"];
+const STORAGE_KEY = "laro.lang";
+let current = null;
+let strings = {};
+let fallback = {};
+let loadedGames = [];
+const listeners = new Set();
+
+function detect() {
+  try {
+    const stored = localStorage.getItem(STORAGE_KEY);
+    if (LANGS.includes(stored)) return stored;
+  } catch {
+    /* storage may be off */
+  }
+  for (const tag of navigator.languages || [navigator.language || "en"]) {
+    const code = String(tag).toLowerCase().split("-")[0];
+    if (LANGS.includes(code)) return code;
+  }
+  return "en";
+}
+
+/** The current language: "en" or "ko". */
+export function lang() {
+  if (current === null) current = detect();
+  return current;
+}
+
+/** The languages the interface speaks, each with its own name. */
+export function languages() {
+  return [
+    { code: "en", name: "English" },
+    { code: "ko", name: "한국어" },
+  ];
+}
+
+async function importStrings(path) {
+  try {
+    const module = await import(path);
+    return module.default || {};
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * Load the shared strings and those of `game` (a name, a list of names, or nothing) in the current language.
+ * A missing game file is harmless.
+ */
+export async function loadStrings(game) {
+  const games = game == null ? [] : Array.isArray(game) ? game : [game];
+  loadedGames = games;
+  const code = lang();
+  const files = (language) => [`./i18n/${language}.js`, ...games.map((name) => `./i18n/${name}.${language}.js`)];
+  const merge = async (language) => Object.assign({}, ...(await Promise.all(files(language).map(importStrings))));
+  const [english, chosen] = await Promise.all([merge("en"), code === "en" ? null : merge(code)]);
+  fallback = english;
+  strings = chosen || english;
+  document.documentElement.lang = code;
+  return strings;
+}
+
+/** Switch the language (stored for every page), reload the strings, then tell the listeners. */
+export async function setLang(code) {
+  if (!LANGS.includes(code)) return;
+  current = code;
+  try {
+    localStorage.setItem(STORAGE_KEY, code);
+  } catch {
+    /* storage may be off */
+  }
+  await loadStrings(loadedGames);
+  for (const listener of listeners) listener(code);
+}
+
+/** Call `callback(code)` after every language switch; returns a function that stops it. */
+export function onLangChange(callback) {
+  listeners.add(callback);
+  return () => listeners.delete(callback);
+}
+
+/** Whether a string exists for `key`. */
+export function has(key) {
+  return key in strings || key in fallback;
+}
+
+/** The text of `key` with `{name}` replaced by `params.name`; the key itself when there is no such string. */
+export function t(key, params = {}) {
+  if (params.n === 1 && (`${key}.one` in strings || `${key}.one` in fallback)) key = `${key}.one`; // "1 card"
+  const text = key in strings ? strings[key] : key in fallback ? fallback[key] : key;
+  if (typeof text === "function") return text(params);
+  return String(text).replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
+}
+
+/** A language switch (a <select>) that calls setLang. */
+export function languageSwitch() {
+  const select = document.createElement("select");
+  select.className = "lang-switch";
+  select.setAttribute("aria-label", "Language / 언어");
+  select.dataset.testid = "lang-switch";
+  for (const { code, name } of languages()) {
+    const option = document.createElement("option");
+    option.value = code;
+    option.textContent = name;
+    select.append(option);
+  }
+  select.value = lang();
+  select.addEventListener("change", () => setLang(select.value));
+  const stop = onLangChange((code) => {
+    if (!select.isConnected) stop(); // a page redrawn with a new switch
+    else select.value = code;
+  });
+  return select;
+}

@@ -1,0 +1,2 @@
+// L.A.M.A.'s strings are among the shared ones in ko.js; this file only spares the browser a missing file.
+export default {};

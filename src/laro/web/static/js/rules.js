@@ -1,0 +1,61 @@
+// The rules page (/rules/{game}): the game's rules in the chosen language, rendered from markdown.
+
+import { getGames, getRules } from "./api.js";
+import { h, replace } from "./dom.js";
+import { has, lang, loadStrings, onLangChange, t } from "./i18n.js";
+import { renderMarkdown } from "./markdown.js";
+import { showError, topbar } from "./shell.js";
+
+const game = decodeURIComponent(location.pathname.split("/")[2] || "lama");
+const root = document.getElementById("app");
+let games = [];
+
+function title(name) {
+  const key = `game.${name}.title`;
+  if (has(key)) return t(key);
+  const found = games.find((each) => each.name === name);
+  return found ? found.title : name;
+}
+
+async function render() {
+  const article = h("article", { class: "panel rules-text", dataset: { testid: "rules" } }, h("p", { class: "muted" }, t("common.loading")));
+  const tabs = h(
+    "nav",
+    { class: "rules-tabs", "aria-label": t("rules.other_games") },
+    games.map((each) =>
+      h("a", { href: `/rules/${each.name}`, class: each.name === game ? "active" : "", "aria-current": each.name === game ? "page" : null }, title(each.name)),
+    ),
+  );
+  replace(
+    root,
+    topbar({ links: [{ href: "/", text: t("nav.lobby") }] }),
+    h(
+      "main",
+      { class: "rules-page" },
+      h("div", { class: "rules-head" }, h("a", { href: "/", class: "back" }, "← ", t("nav.back_to_lobby")), tabs),
+      h("p", { class: "muted small rules-summary", dataset: { testid: "rules-summary" } }, has(`game.${game}.summary`) ? t(`game.${game}.summary`) : ""),
+      article,
+    ),
+  );
+  document.title = `${t("rules.title", { game: title(game) })} — laro`;
+  try {
+    const data = await getRules(game, lang());
+    replace(article, renderMarkdown(data.markdown));
+  } catch (error) {
+    replace(article, h("p", { class: "notice error" }, error.code === "not_found" ? t("rules.missing") : t("error.network")));
+    if (error.code !== "not_found") showError(error.code, error.message);
+  }
+}
+
+async function main() {
+  await loadStrings(game);
+  try {
+    games = await getGames();
+  } catch {
+    games = [];
+  }
+  await render();
+  onLangChange(() => render());
+}
+
+main();

@@ -1,0 +1,120 @@
+// What every page shares: the top bar (brand, links, language switch), error toasts, confirmation dialogs.
+
+import { h } from "./dom.js";
+import { has, languageSwitch, t } from "./i18n.js";
+
+export const LOGO = "/static/img/llama.svg";
+
+/** The top bar: the brand (a link to the lobby), `middle` nodes, `links` [{href, text}], the language switch. */
+export function topbar({ middle = [], links = [] } = {}) {
+  return h(
+    "header",
+    { class: "topbar" },
+    h("a", { class: "brand", href: "/", title: t("nav.lobby") }, h("img", { src: LOGO, alt: "" }), h("span", { class: "brand-name" }, "laro")),
+    middle,
+    h("span", { class: "spacer" }),
+    h(
+      "nav",
+      {},
+      links.map((link) => h("a", { href: link.href, class: link.class || null, dataset: link.testid ? { testid: link.testid } : {} }, link.text)),
+      languageSwitch(),
+    ),
+  );
+}
+
+let toastArea = null;
+
+/** The words for an error `code` in the current language (the server's own message as a fallback). */
+export function errorText(code, detail) {
+  if (has(`error.${code}`)) return t(`error.${code}`);
+  return detail || t("error.unknown");
+}
+
+/** Show an error: its words by `code`, the server's English `detail` below in small type. */
+export function showError(code, detail, { timeout = 8000 } = {}) {
+  if (!toastArea || !toastArea.isConnected) {
+    toastArea = h("div", { class: "toast-area", role: "alert", "aria-live": "assertive" });
+    document.body.append(toastArea);
+  }
+  const close = h("button", { "aria-label": t("common.close"), title: t("common.close") }, "×");
+  const toast = h(
+    "div",
+    { class: "toast", dataset: { code: code || "unknown" } },
+    h(
+      "div",
+      { class: "toast-body" },
+      h("div", { class: "toast-title" }, errorText(code, detail)),
+      detail && has(`error.${code}`) ? h("div", { class: "toast-detail", lang: "en" }, detail) : null,
+    ),
+    close,
+  );
+  close.addEventListener("click", () => toast.remove());
+  toastArea.append(toast);
+  while (toastArea.children.length > 3) toastArea.firstElementChild.remove();
+  if (timeout) setTimeout(() => toast.remove(), timeout);
+  return toast;
+}
+
+/** Ask a yes/no question in a modal dialog; resolves to true for yes. */
+export function confirmDialog({ title, text, yes, no, danger = false }) {
+  return new Promise((resolve) => {
+    const dialog = h(
+      "dialog",
+      { class: "confirm", dataset: { testid: "confirm-dialog" } },
+      h("h2", {}, title),
+      text ? h("p", {}, text) : null,
+      h(
+        "div",
+        { class: "buttons" },
+        h("button", { value: "no", dataset: { confirm: "no" } }, no || t("common.cancel")),
+        h("button", { value: "yes", class: danger ? "primary danger-fill" : "primary", dataset: { confirm: "yes" } }, yes || t("common.ok")),
+      ),
+    );
+    const finish = (answer) => {
+      dialog.close();
+      dialog.remove();
+      resolve(answer);
+    };
+    dialog.addEventListener("click", (event) => {
+      const button = event.target.closest("button");
+      if (button) finish(button.value === "yes");
+      else if (event.target === dialog) finish(false); // a click on the backdrop
+    });
+    dialog.addEventListener("cancel", (event) => {
+      event.preventDefault();
+      finish(false);
+    });
+    document.body.append(dialog);
+    dialog.showModal();
+    dialog.querySelector('[data-confirm="no"]').focus();
+  });
+}
+
+/** A copy-to-clipboard row: the text in a read-only field and a button that says when it is copied. */
+export function copyRow(text, copy, label) {
+  const input = h("input", { type: "text", readonly: true, value: text, "aria-label": label || t("common.link") });
+  input.addEventListener("focus", () => input.select());
+  const button = h("button", { class: "small", type: "button", dataset: { testid: "copy" } }, t("common.copy"));
+  button.addEventListener("click", async () => {
+    const done = await copy(text);
+    button.textContent = done ? t("common.copied") : t("common.copy_failed");
+    button.classList.toggle("copied", done);
+    if (!done) input.select();
+    setTimeout(() => {
+      button.textContent = t("common.copy");
+      button.classList.remove("copied");
+    }, 2000);
+  });
+  return h("div", { class: "copy-row" }, input, button);
+}
+
+/** How long ago `seconds` (a Unix time) was, in words of the current language. */
+export function timeAgo(seconds, language) {
+  const delta = Math.round(seconds - Date.now() / 1000);
+  const format = new Intl.RelativeTimeFormat(language, { numeric: "auto" });
+  const abs = Math.abs(delta);
+  if (abs < 60) return format.format(Math.round(delta / 10) * 10 || 0, "second");
+  if (abs < 3600) return format.format(Math.round(delta / 60), "minute");
+  if (abs < 86400) return format.format(Math.round(delta / 3600), "hour");
+  return format.format(Math.round(delta / 86400), "day");
+}

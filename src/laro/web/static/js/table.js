@@ -1,0 +1,718 @@
+/*
+ * The table page (/table/{id}): connection, reconnection, the seat this browser holds, and everything every
+ * game shows alike. The game itself is drawn by a renderer module.
+ *
+ * THE RENDERER CONTRACT (js/games/${game}.js):
+ *
+ *   table.js loads the renderer with `await import(`./games/${game}.js`)` and its stylesheet, if any, from
+ *   /static/css/${game}.css. The module exports
+ *
+ *     createTable(root, ctx) → { update(message), destroy(), describeAction?(actionText, seat) }
+ *
+ *   - `root` is an empty element the renderer owns (nothing else writes into it).
+ *   - `update(message)` gets every `state` message from the server (docs/protocol.md) as is, the first one
+ *     included; every message is complete, so a renderer may redraw from it alone.
+ *   - `destroy()` is called before the renderer is dropped (for example on a language switch, after which a new
+ *     renderer is created with the new `ctx` and given the latest state at once).
+ *   - optional `describeAction(actionText, seat)` returns the log's words for one public action text (such as
+ *     "play 3") in the current language, without the player's name; null or undefined uses the server's text.
+ *   - `ctx = { send(actionText), t(key, params), lang, seat, table, components, playerName(seat),
+ *              confirm({title, text, yes, no, danger}) }`:
+ *       send(actionText)  sends {"type": "act", "action": actionText, "seq": <latest seq>}; a second action
+ *                         on the same seq is dropped (the first is on its way).
+ *       t(key, params)    the i18n lookup (js/i18n.js): strings of js/i18n/${lang}.js and ${game}.${lang}.js.
+ *       lang              "en" or "ko".
+ *       seat              this browser's seat number, or null for a spectator.
+ *       table             the latest table summary (a getter: always current).
+ *       components        from /api/games/${game}/components, with the table's own options in place of any
+ *                         component the table was created with (tiles, yellow_cards, green_cards).
+ *       playerName(seat)  the seat's player name as shown everywhere (bots get a translated name).
+ *       confirm(...)      a modal yes/no question; resolves to true for yes.
+ *
+ *   table.js itself draws: the header (game title, table status, whose turn, connection state and a reconnect
+ *   notice), the players list, the log (the state's `log`), error messages (the server's `error` messages,
+ *   translated by `code` through `error.<code>`, with the server's English detail as secondary text), the
+ *   language switch, a link to the rules page, the join/invite panels, the final ranking when
+ *   `table.status == "over"` (from `table.result`; L.A.M.A. lower is better, other games higher) and Rematch.
+ *   CSS colour variables live in css/base.css.
+ */
+
+import * as api from "./api.js";
+import { h, replace } from "./dom.js";
+import { has, lang, loadStrings, onLangChange, t } from "./i18n.js";
+import { confirmDialog, copyRow, showError, topbar } from "./shell.js";
+
+const LOWER_IS_BETTER = new Set(["lama"]);
+const COMPONENT_KEYS = ["tiles", "yellow_cards", "green_cards"];
+const BACKOFF_MS = [500, 1000, 2000, 3000, 5000, 8000];
+const PING_MS = 20000;
+const PONG_TIMEOUT_MS = 8000;
+
+const tableId = decodeURIComponent(location.pathname.split("/")[2] || "");
+const page = {
+  summary: null, // the latest table summary
+  message: null, // the latest state message
+  seat: null, // {seat, token, name} held by this browser, or null
+  previousSeat: null, // the seat held before an invite link replaced it
+  watching: false, // asked to watch although a seat is held
+  module: null,
+  renderer: null,
+  components: null,
+  ws: null,
+  connection: "connecting", // connecting | open | lost | closed
+  everConnected: false,
+  attempts: 0,
+  retryTimer: null,
+  retryAt: 0,
+  pingTimer: null,
+  pongTimer: null,
+  sentSeq: null,
+  dead: false, // no table, or nothing more to do
+  freshConnection: false,
+  els: {},
+};
+
+// -- names and words -------------------------------------------------------------------------------------
+
+function botName(bot) {
+  const key = `bot.${bot}`;
+  return has(key) ? t(key) : `${bot} bot`;
+}
+
+function playerName(seat) {
+  const info = page.summary && page.summary.seats[seat];
+  if (!info) return t("common.seat", { n: seat + 1 });
+  if (info.kind === "bot") {
+    const generic = `${info.bot} bot`;
+    return info.name && info.name !== generic ? info.name : `${botName(info.bot)} ${seat + 1}`;
+  }
+  return info.name || t("common.seat", { n: seat + 1 });
+}
+
+function gameTitle() {
+  const game = page.summary.game;
+  return has(`game.${game}.title`) ? t(`game.${game}.title`) : page.summary.title;
+}
+
+function mySeat() {
+  if (page.message && page.message.seat !== undefined) return page.message.seat;
+  return page.seat && !page.watching ? page.seat.seat : null;
+}
+
+// -- the connection --------------------------------------------------------------------------------------
+
+function socketUrl() {
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  let url = `${scheme}://${location.host}/ws/tables/${encodeURIComponent(tableId)}`;
+  if (page.seat && !page.watching) url += `?token=${encodeURIComponent(page.seat.token)}`;
+  return url;
+}
+
+function connect() {
+  clearTimeout(page.retryTimer);
+  page.retryTimer = null;
+  if (page.dead) return;
+  if (page.ws) {
+    page.ws.onclose = page.ws.onmessage = page.ws.onerror = null;
+    try {
+      page.ws.close();
+    } catch {
+      /* already closed */
+    }
+  }
+  setConnection(page.everConnected ? "lost" : "connecting", { trying: true });
+  const ws = new WebSocket(socketUrl());
+  page.ws = ws;
+  ws.onopen = () => {
+    page.attempts = 0;
+    page.sentSeq = null; // an action lost with the old connection may be made again
+    delete document.body.dataset.pending;
+    page.freshConnection = true;
+    const recovered = page.everConnected;
+    page.everConnected = true;
+    setConnection("open", { recovered });
+    startHeartbeat();
+  };
+  ws.onmessage = (event) => {
+    clearTimeout(page.pongTimer);
+    let message;
+    try {
+      message = JSON.parse(event.data);
+    } catch {
+      return;
+    }
+    receive(message);
+  };
+  ws.onclose = (event) => {
+    stopHeartbeat();
+    if (page.ws !== ws) return;
+    page.ws = null;
+    if (event.code === 4404) return noTable();
+    if (event.code === 4403) return badToken();
+    if (page.summary && page.summary.status === "over") {
+      setConnection("closed");
+      return;
+    }
+    scheduleReconnect();
+  };
+}
+
+function scheduleReconnect() {
+  if (page.dead) return;
+  const base = BACKOFF_MS[Math.min(page.attempts, BACKOFF_MS.length - 1)];
+  const delay = Math.round(base * (0.85 + Math.random() * 0.3));
+  page.attempts += 1;
+  page.retryAt = Date.now() + delay;
+  setConnection(page.everConnected ? "lost" : "connecting", { trying: false });
+  clearTimeout(page.retryTimer);
+  page.retryTimer = setTimeout(connect, delay);
+}
+
+function startHeartbeat() {
+  stopHeartbeat();
+  page.pingTimer = setInterval(() => {
+    if (!page.ws || page.ws.readyState !== WebSocket.OPEN) return;
+    page.ws.send(JSON.stringify({ type: "ping" }));
+    clearTimeout(page.pongTimer);
+    page.pongTimer = setTimeout(() => page.ws && page.ws.close(), PONG_TIMEOUT_MS); // silent: start again
+  }, PING_MS);
+}
+
+function stopHeartbeat() {
+  clearInterval(page.pingTimer);
+  clearTimeout(page.pongTimer);
+}
+
+function send(actionText) {
+  const message = page.message;
+  if (!message) return false;
+  if (!page.ws || page.ws.readyState !== WebSocket.OPEN) {
+    showError("offline", null);
+    return false;
+  }
+  if (page.sentSeq === message.seq) return false; // one action per state: the first is on its way
+  page.sentSeq = message.seq;
+  page.ws.send(JSON.stringify({ type: "act", action: String(actionText), seq: message.seq }));
+  document.body.dataset.pending = "true";
+  return true;
+}
+
+function receive(message) {
+  if (message.type === "state") {
+    const fresh = page.freshConnection;
+    page.freshConnection = false;
+    if (page.message && message.seq < page.message.seq && !fresh) return; // an older state arrived late
+    page.message = message;
+    page.summary = message.table;
+    if (page.sentSeq !== null && page.sentSeq !== message.seq) page.sentSeq = null;
+    delete document.body.dataset.pending;
+    showState();
+  } else if (message.type === "error") {
+    page.sentSeq = null;
+    delete document.body.dataset.pending;
+    if (message.code === "no_table") return noTable();
+    if (message.code === "bad_token") return; // the close (4403) follows
+    showError(message.code, message.message);
+    if (message.code === "stale_seq" && page.ws) page.ws.send(JSON.stringify({ type: "sync" }));
+  }
+}
+
+function setConnection(status, { trying = false, recovered = false } = {}) {
+  page.connection = status;
+  document.body.dataset.connection = status;
+  const { conn, notice } = page.els;
+  if (!conn) return;
+  conn.className = `conn conn-${status}`;
+  conn.textContent = t(`conn.${status}`);
+  conn.title = t(`conn.${status}`);
+  if (status === "lost") {
+    const seconds = Math.max(1, Math.round((page.retryAt - Date.now()) / 1000));
+    const now = h("button", { class: "small", type: "button", dataset: { testid: "reconnect-now" } }, t("conn.retry_now"));
+    now.addEventListener("click", () => {
+      page.attempts = 0;
+      connect();
+    });
+    replace(
+      notice,
+      h("span", { class: "notice-icon", "aria-hidden": "true" }, "⚠"),
+      h("span", {}, h("strong", {}, t("conn.lost_title")), " ", trying ? t("conn.reconnecting") : t("conn.retry_in", { s: seconds })),
+      trying ? null : now,
+    );
+    notice.className = "notice warn conn-notice";
+    notice.hidden = false;
+    notice.dataset.testid = "reconnect-notice";
+  } else if (status === "open" && recovered) {
+    replace(notice, h("span", { class: "notice-icon", "aria-hidden": "true" }, "✓"), h("span", {}, t("conn.reconnected")));
+    notice.className = "notice ok conn-notice";
+    notice.hidden = false;
+    notice.dataset.testid = "reconnected-notice";
+    setTimeout(() => {
+      if (page.connection === "open") notice.hidden = true;
+    }, 2500);
+  } else {
+    notice.hidden = true;
+  }
+}
+
+function noTable() {
+  page.dead = true;
+  stopHeartbeat();
+  replace(
+    document.getElementById("app"),
+    topbar({ links: [{ href: "/", text: t("nav.lobby") }] }),
+    h("main", {}, h("div", { class: "panel missing", dataset: { testid: "no-table" } }, h("h1", {}, t("table.no_table")), h("p", {}, t("error.no_table")), h("a", { class: "button primary", href: "/" }, t("nav.back_to_lobby")))),
+  );
+}
+
+function badToken() {
+  showError("bad_token", null, { timeout: 0 });
+  api.forgetSeat(tableId);
+  page.seat = null;
+  if (page.previousSeat) {
+    // the link was wrong, but this browser already held a seat here: keep that one
+    page.seat = page.previousSeat;
+    page.previousSeat = null;
+    api.saveSeat(tableId, page.seat);
+  }
+  page.message = null;
+  rebuild();
+  connect();
+}
+
+// -- seats -----------------------------------------------------------------------------------------------
+
+async function join(name) {
+  name = name.trim();
+  if (!name) {
+    showError("name_needed", null);
+    return;
+  }
+  try {
+    await api.joinSeat(tableId, page.seat.seat, page.seat.token, name);
+    page.seat = { ...page.seat, name };
+    api.saveSeat(tableId, page.seat);
+    api.saveName(name);
+  } catch (error) {
+    showError(error.code, error.message);
+  }
+}
+
+async function handToBot() {
+  const yes = await confirmDialog({ title: t("table.hand_to_bot_title"), text: t("table.hand_to_bot_text"), yes: t("table.hand_to_bot"), no: t("common.cancel") });
+  if (!yes) return;
+  try {
+    await api.botSeat(tableId, page.seat.seat, page.seat.token, "heuristic");
+  } catch (error) {
+    showError(error.code, error.message);
+  }
+}
+
+async function rematch(button) {
+  const summary = page.summary;
+  const seat = mySeat();
+  const name = (page.seat && page.seat.name) || api.loadName() || playerName(seat);
+  const bots = {};
+  for (const info of summary.seats) if (info.kind === "bot" && info.seat !== seat) bots[String(info.seat)] = info.bot;
+  button.disabled = true;
+  try {
+    const { id } = await api.createAndSit({ game: summary.game, players: summary.players, options: summary.options, bots }, seat, name);
+    location.assign(`/table/${encodeURIComponent(id)}`);
+  } catch (error) {
+    button.disabled = false;
+    showError(error.code, error.message);
+  }
+}
+
+// -- drawing ---------------------------------------------------------------------------------------------
+
+function showState() {
+  const message = page.message;
+  const summary = page.summary;
+  const body = document.body.dataset;
+  body.seq = String(message.seq);
+  body.status = summary.status;
+  body.yourTurn = String(Boolean(message.your_turn));
+  body.seat = message.seat === null || message.seat === undefined ? "" : String(message.seat);
+  drawHeader();
+  drawBanners();
+  drawPlayers();
+  drawLog();
+  drawEnd();
+  if (page.renderer) {
+    try {
+      page.renderer.update(message);
+    } catch (error) {
+      console.error(error);
+    }
+  }
+}
+
+function drawHeader() {
+  const { status, turn } = page.els;
+  const summary = page.summary;
+  status.className = `pill ${summary.status}`;
+  status.textContent = t(`status.${summary.status}`);
+  let text = "";
+  let mine = false;
+  if (summary.status === "over") {
+    const winners = (summary.result && summary.result.winners) || [];
+    const me = mySeat();
+    if (winners.includes(me)) text = t("end.you_won");
+    else if (winners.length === 1) text = t("end.winner", { name: playerName(winners[0]) });
+    else if (winners.length > 1) text = t("end.winners", { names: winners.map(playerName).join(", ") });
+    else text = t("table.game_over");
+  } else if (summary.status === "open") text = "";
+  else if (page.message && page.message.your_turn) {
+    text = t("table.your_turn");
+    mine = true;
+  } else if (summary.current_player !== null && summary.current_player !== undefined) {
+    text = t("table.turn_of", { name: playerName(summary.current_player) });
+  }
+  turn.textContent = text;
+  turn.className = `turn${mine ? " mine" : ""}`;
+  document.title = `${mine ? "▶ " : ""}${gameTitle()} — laro`;
+}
+
+function drawBanners() {
+  const { joinBox, inviteBox } = page.els;
+  const summary = page.summary;
+  const seat = page.seat && !page.watching ? page.seat.seat : null;
+  const info = seat !== null ? summary.seats[seat] : null;
+  // join: our seat is not taken (an invite link), or a bot plays it
+  if (info && summary.status !== "over" && (!info.joined || info.kind === "bot")) {
+    if (!joinBox.dataset.seat || joinBox.dataset.kind !== info.kind || joinBox.hidden) {
+      const name = h("input", { type: "text", id: "join-name", maxlength: 24, autocomplete: "nickname", placeholder: t("lobby.name_placeholder"), value: page.seat.name || api.loadName(), dataset: { testid: "join-name" } });
+      const form = h(
+        "form",
+        { class: "join-form" },
+        h("div", {}, h("strong", {}, info.kind === "bot" ? t("table.bot_plays_you", { seat: seat + 1 }) : t("table.take_seat_title", { seat: seat + 1 })), h("p", { class: "muted small" }, t("table.take_seat_help"))),
+        h("div", { class: "copy-row" }, h("label", { class: "visually-hidden", for: "join-name" }, t("lobby.your_name")), name, h("button", { type: "submit", class: "primary", dataset: { testid: "join" } }, info.kind === "bot" ? t("table.take_back") : t("table.take_seat"))),
+      );
+      form.addEventListener("submit", (event) => {
+        event.preventDefault();
+        join(name.value);
+      });
+      replace(joinBox, form);
+      joinBox.dataset.seat = String(seat);
+      joinBox.dataset.kind = info.kind;
+    }
+    joinBox.hidden = false;
+  } else {
+    joinBox.hidden = true;
+    delete joinBox.dataset.seat;
+  }
+  // invites: the table waits for players
+  if (summary.status === "open") {
+    const invites = api.loadInvites(tableId);
+    const seated = summary.seats.filter((each) => each.joined).length;
+    const rows = invites.map((invite) => {
+      const joined = summary.seats[invite.seat] && summary.seats[invite.seat].joined;
+      return h(
+        "li",
+        { class: `invite ${joined ? "joined" : ""}`, dataset: { seat: invite.seat } },
+        h("span", { class: "invite-seat" }, h("span", { class: "seat-dot", style: { "--seat-color": `var(--seat-${invite.seat})` } }), t("common.seat", { n: invite.seat + 1 })),
+        joined ? h("span", { class: "invite-joined" }, "✓ ", t("table.invite_joined", { name: playerName(invite.seat) })) : copyRow(invite.url, api.copyText, t("table.invite_for", { seat: invite.seat + 1 })),
+      );
+    });
+    replace(
+      inviteBox,
+      h("h2", {}, t("table.waiting_title")),
+      h("p", { class: "muted" }, t("table.seated", { n: seated, total: summary.players })),
+      invites.length ? h("p", {}, t("table.invite_help")) : null,
+      invites.length ? h("ul", { class: "invites", dataset: { testid: "invites" } }, rows) : null,
+    );
+    inviteBox.hidden = false;
+  } else {
+    inviteBox.hidden = true;
+  }
+}
+
+function drawPlayers() {
+  const { players } = page.els;
+  const summary = page.summary;
+  const me = mySeat();
+  const list = summary.seats.map((info) => {
+    const current = summary.status === "running" && summary.current_player === info.seat;
+    let presence;
+    if (info.kind === "bot") presence = t("players.bot");
+    else if (!info.joined) presence = t("players.empty");
+    else presence = info.connected ? t("players.online") : t("players.offline");
+    const presenceClass = info.kind === "bot" ? "bot" : !info.joined ? "empty" : info.connected ? "online" : "offline";
+    return h(
+      "li",
+      { class: `player${current ? " current" : ""}${info.seat === me ? " me" : ""}`, dataset: { seat: info.seat } },
+      h("span", { class: "turn-mark", "aria-hidden": "true" }, current ? "▶" : ""),
+      h("span", { class: "seat-dot", style: { "--seat-color": `var(--seat-${info.seat % 8})` } }),
+      h("span", { class: "player-name" }, playerName(info.seat), info.seat === me ? h("span", { class: "you" }, t("players.you")) : null),
+      h("span", { class: `presence ${presenceClass}` }, presence),
+    );
+  });
+  const myInfo = me !== null && me !== undefined ? summary.seats[me] : null;
+  const canHand = myInfo && myInfo.kind === "human" && myInfo.joined && summary.status === "running" && page.seat;
+  replace(
+    players,
+    h("h2", {}, t("players.title")),
+    h("ul", { class: "player-list", dataset: { testid: "players" } }, list),
+    me === null || me === undefined ? h("p", { class: "muted small watching" }, t("players.watching")) : null,
+    canHand ? h("button", { class: "small link-like hand-to-bot", type: "button", onclick: handToBot }, t("table.hand_to_bot")) : null,
+  );
+}
+
+function describe(entry) {
+  const name = playerName(entry.seat);
+  if (entry.type === "join") return [h("b", {}, entry.text.split(" takes seat ")[0]), " ", t("log.join", { seat: entry.seat + 1 })];
+  if (entry.type === "leave") return [h("b", {}, name), " ", t("log.leave", { seat: entry.seat + 1 })];
+  if (entry.type === "bot") {
+    const found = / by the (\S+) bot$/.exec(entry.text);
+    return [t("log.bot", { seat: entry.seat + 1, bot: found ? botName(found[1]) : name })];
+  }
+  if (entry.type === "act") {
+    const cut = entry.text.indexOf(": ");
+    const who = cut >= 0 ? entry.text.slice(0, cut) : name;
+    const action = cut >= 0 ? entry.text.slice(cut + 2) : entry.text;
+    let words = null;
+    if (page.renderer && typeof page.renderer.describeAction === "function") {
+      try {
+        words = page.renderer.describeAction(action, entry.seat);
+      } catch {
+        words = null;
+      }
+    }
+    const shown = who.endsWith(" bot") && page.summary.seats[entry.seat]?.kind === "bot" ? name : who;
+    return [h("b", {}, shown), " ", words || action];
+  }
+  return [entry.text];
+}
+
+function drawLog() {
+  const { log } = page.els;
+  const entries = page.message.log || [];
+  const list = log.querySelector("ol");
+  replace(
+    list,
+    entries.map((entry) =>
+      h("li", { class: `log-${entry.type}`, dataset: { seq: entry.seq } }, h("span", { class: "seat-dot", style: { "--seat-color": `var(--seat-${entry.seat % 8})` } }), h("span", {}, describe(entry))),
+    ),
+  );
+  if (!entries.length) list.append(h("li", { class: "muted" }, t("log.empty")));
+  if (page.els.logFollows !== false) list.scrollTop = list.scrollHeight; // follow the newest, unless scrolled up
+}
+
+function ranking(summary) {
+  const result = summary.result || { winners: [], scores: [] };
+  const lower = LOWER_IS_BETTER.has(summary.game);
+  const seats = summary.seats.map((info) => info.seat);
+  seats.sort((a, b) => {
+    const wa = result.winners.includes(a) ? 0 : 1;
+    const wb = result.winners.includes(b) ? 0 : 1;
+    if (wa !== wb) return wa - wb;
+    const sa = result.scores[a] ?? 0;
+    const sb = result.scores[b] ?? 0;
+    return lower ? sa - sb : sb - sa;
+  });
+  let rank = 0;
+  let previous = null;
+  return seats.map((seat, index) => {
+    const key = `${result.winners.includes(seat)}:${result.scores[seat]}`;
+    if (key !== previous) rank = index + 1;
+    previous = key;
+    return { seat, rank, score: result.scores[seat], winner: result.winners.includes(seat) };
+  });
+}
+
+/** A game's own wording where it has one (e.g. Kamara counts matched cards, not points). */
+function gameText(key, fallbackKey, params = {}) {
+  const text = t(key, params);
+  return text === key ? t(fallbackKey, params) : text;
+}
+
+function scoreText(game, score) {
+  const n = score ?? "–";
+  return gameText(`end.score.${game}`, "end.points", { n });
+}
+
+function drawEnd() {
+  const { end } = page.els;
+  const summary = page.summary;
+  if (summary.status !== "over") {
+    end.hidden = true;
+    return;
+  }
+  const rows = ranking(summary);
+  const me = mySeat();
+  const winners = rows.filter((row) => row.winner).map((row) => playerName(row.seat));
+  const iWon = rows.some((row) => row.winner && row.seat === me);
+  const rematchButton = h("button", { class: "primary", type: "button", dataset: { testid: "rematch" } }, t("end.rematch"));
+  rematchButton.addEventListener("click", () => rematch(rematchButton));
+  const lower = LOWER_IS_BETTER.has(summary.game);
+  replace(
+    end,
+    h("h2", {}, iWon ? t("end.you_won") : winners.length > 1 ? t("end.winners", { names: winners.join(", ") }) : t("end.winner", { name: winners[0] || "?" })),
+    h("p", { class: "muted small" }, gameText(`end.rule.${summary.game}`, lower ? "end.lower_better" : "end.higher_better")),
+    h(
+      "ol",
+      { class: "ranking", dataset: { testid: "ranking" } },
+      rows.map((row) =>
+        h(
+          "li",
+          { class: `${row.winner ? "winner" : ""}${row.seat === me ? " me" : ""}`, dataset: { seat: row.seat } },
+          h("span", { class: "rank" }, row.winner ? "★" : "", t("end.rank", { n: row.rank })),
+          h("span", { class: "seat-dot", style: { "--seat-color": `var(--seat-${row.seat % 8})` } }),
+          h("span", { class: "rank-name" }, playerName(row.seat), row.seat === me ? h("span", { class: "you" }, t("players.you")) : null),
+          h("span", { class: "rank-score" }, scoreText(summary.game, row.score)),
+        ),
+      ),
+    ),
+    h(
+      "div",
+      { class: "end-actions" },
+      me !== null && page.seat ? rematchButton : null,
+      h("a", { class: "button", href: "/" }, t("nav.back_to_lobby")),
+    ),
+    me !== null && page.seat ? h("p", { class: "muted small" }, t("end.rematch_help")) : null,
+  );
+  end.hidden = false;
+}
+
+// -- the page --------------------------------------------------------------------------------------------
+
+function buildShell() {
+  const els = (page.els = {});
+  els.status = h("span", { class: "pill", dataset: { testid: "status" } });
+  els.turn = h("span", { class: "turn", dataset: { testid: "turn" }, "aria-live": "polite" });
+  els.conn = h("span", { class: "conn", dataset: { testid: "connection" } });
+  els.notice = h("div", { class: "notice warn conn-notice", hidden: true, role: "status", "aria-live": "polite" });
+  els.joinBox = h("section", { class: "panel join-box", hidden: true, dataset: { testid: "join-box" } });
+  els.inviteBox = h("section", { class: "panel invite-box", hidden: true });
+  els.end = h("section", { class: "panel end", hidden: true, dataset: { testid: "end" } });
+  els.gameRoot = h("div", { class: `game-root game-${page.summary.game}`, dataset: { testid: "game" } });
+  els.players = h("section", { class: "panel players" });
+  const logList = h("ol", { class: "log-list", dataset: { testid: "log" } });
+  logList.addEventListener("scroll", () => {
+    els.logFollows = logList.scrollHeight - logList.scrollTop - logList.clientHeight < 24;
+  });
+  els.log = h("section", { class: "panel log" }, h("h2", {}, t("log.title")), logList);
+  const middle = [
+    h("span", { class: "table-title" }, gameTitle()),
+    els.status,
+    els.turn,
+  ];
+  replace(
+    document.getElementById("app"),
+    topbar({
+      middle,
+      links: [
+        { href: `/rules/${page.summary.game}`, text: t("nav.rules"), testid: "rules-link" },
+        { href: "/", text: t("nav.lobby"), class: "nav-lobby" },
+      ],
+    }),
+    h("div", { class: "status-strip" }, els.conn, els.notice),
+    h(
+      "div",
+      { class: "table-layout" },
+      h("div", { class: "table-main" }, els.joinBox, els.inviteBox, els.end, els.gameRoot),
+      h("aside", { class: "table-side" }, els.players, els.log),
+    ),
+  );
+  setConnection(page.connection, {});
+}
+
+function makeRenderer() {
+  if (page.renderer) {
+    try {
+      page.renderer.destroy();
+    } catch (error) {
+      console.error(error);
+    }
+    page.renderer = null;
+  }
+  if (!page.module) {
+    replace(page.els.gameRoot, h("p", { class: "notice error" }, t("table.no_renderer")));
+    return;
+  }
+  const ctx = {
+    send,
+    t,
+    lang: lang(),
+    seat: mySeat(),
+    get table() {
+      return page.summary;
+    },
+    components: page.components,
+    playerName,
+    confirm: confirmDialog,
+  };
+  try {
+    page.renderer = page.module.createTable(page.els.gameRoot, ctx);
+  } catch (error) {
+    console.error(error);
+    replace(page.els.gameRoot, h("p", { class: "notice error" }, t("table.no_renderer")));
+  }
+}
+
+function rebuild() {
+  buildShell();
+  makeRenderer();
+  if (page.message) showState();
+}
+
+function loadStyle(game) {
+  return new Promise((resolve) => {
+    const link = h("link", { rel: "stylesheet", href: `/static/css/${game}.css` });
+    link.addEventListener("load", resolve);
+    link.addEventListener("error", resolve); // a game without its own stylesheet
+    setTimeout(resolve, 1500);
+    document.head.append(link);
+  });
+}
+
+async function main() {
+  const params = new URLSearchParams(location.search);
+  if (params.has("token")) {
+    // an invite link: keep the seat in this browser and take the token out of the address bar
+    const seat = Number(params.get("seat"));
+    const old = api.loadSeat(tableId);
+    if (old && old.token !== params.get("token")) page.previousSeat = old; // kept if the new link is refused
+    const name = old && old.token === params.get("token") ? old.name : api.loadName();
+    api.saveSeat(tableId, { seat, token: params.get("token"), name });
+    history.replaceState(null, "", `/table/${encodeURIComponent(tableId)}`);
+  }
+  page.watching = params.get("watch") === "1";
+  page.seat = api.loadSeat(tableId);
+  try {
+    page.summary = await api.getTable(tableId);
+  } catch (error) {
+    await loadStrings(null);
+    if (error.code === "no_table") return noTable();
+    showError(error.code, error.message, { timeout: 0 });
+    return;
+  }
+  const game = page.summary.game;
+  const [, , module, components] = await Promise.all([
+    loadStrings(game),
+    loadStyle(game),
+    import(`./games/${game}.js`).catch((error) => {
+      console.error(error);
+      return null;
+    }),
+    api.getComponents(game).catch(() => null),
+  ]);
+  page.module = module;
+  const own = {};
+  for (const key of COMPONENT_KEYS) if (page.summary.options && page.summary.options[key] !== undefined) own[key] = page.summary.options[key];
+  page.components = components && typeof components === "object" ? { ...components, ...own } : Object.keys(own).length ? own : components;
+  rebuild();
+  onLangChange(() => rebuild());
+  connect();
+  document.addEventListener("visibilitychange", () => {
+    if (!document.hidden && !page.ws && !page.dead && page.connection !== "closed") connect();
+  });
+  window.addEventListener("online", () => {
+    if (!page.ws && !page.dead && page.connection !== "closed") connect();
+  });
+  setInterval(() => {
+    if (page.connection === "lost" && page.retryTimer) setConnection("lost", { trying: false }); // count down
+  }, 1000);
+}
+
+main();
