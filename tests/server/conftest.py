@@ -6,6 +6,9 @@ Unix socket in that folder, stopped and deleted at the end. PostgreSQL refuses t
 cluster belongs to the ``postgres`` user and its programs run through ``runuser``. Set LARO_TEST_POSTGRES_DSN to a
 libpq connection string to test against a server of your own instead (each test works in a schema of its own and
 drops it afterwards). If no server can be had, the PostgreSQL tests fail and say why: they are never skipped.
+
+The end-to-end tests run the real ``laro serve`` as a child process: the fixtures ``server`` and ``server_factory``
+come from server_process.py.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ import psycopg
 import pytest
 from psycopg import sql
 from psycopg.conninfo import make_conninfo
+from tests.server.server_process import server, server_factory  # noqa: F401  (the real server, as fixtures)
 
 from laro.server.store import PostgresStore, SQLiteStore, Store
 

@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import logging
@@ -34,7 +35,14 @@ __all__ = ["create_app"]
 log = logging.getLogger("laro.server")
 WEB = Path(laro.__file__).resolve().parent / "web" / "static"  # the browser client, served as files
 MAX_BODY = 65536  # bytes of a request body (a custom Kamara tile set fits easily)
-_STATUS = {"no_table": 404, "bad_token": 403, "stale_seq": 409, "game_over": 409, "not_started": 409}
+_STATUS = {
+    "no_table": 404,
+    "bad_token": 403,
+    "stale_seq": 409,
+    "game_over": 409,
+    "not_started": 409,
+    "too_large": 413,
+}
 
 
 def _error(code: str, message: str, status: int | None = None) -> JSONResponse:
@@ -158,12 +166,16 @@ def create_app(store: Store | str, bot_delay: float = 0.6, limits: Limits | None
             return
         connection.notify(table)
         sender = websocket.app.state.spawn(connection.run_sender())
-        try:
-            await _receive(websocket, connection, hub, table_id, limits)
+        receiver = websocket.app.state.spawn(_receive(websocket, connection, hub, table_id, limits))
+        try:  # the connection ends when the client goes, or when the sender gives up on a client that stopped reading
+            await asyncio.wait((receiver, sender), return_when=asyncio.FIRST_COMPLETED)
+            if receiver.done():
+                receiver.result()
         finally:
             hub.unlisten(table_id, connection)
             connection.closed = True
             sender.cancel()
+            receiver.cancel()
 
     async def rules(request: Request) -> Response:
         name, lang = request.path_params["game"], request.query_params.get("lang", "en")
@@ -217,8 +229,6 @@ def _page(name: str) -> Any:
 
 
 def _spawner() -> Any:
-    import asyncio
-
     tasks: set[asyncio.Task[None]] = set()
 
     def spawn(coroutine: Any) -> asyncio.Task[None]:
@@ -258,7 +268,9 @@ async def _receive(websocket: WebSocket, connection: Connection, hub: Hub, table
         if received["type"] == "websocket.disconnect":
             return
         raw = received.get("text") or received.get("bytes") or b""
-        if not connection.rate.allow():
+        if connection.rate.allow():
+            strikes = max(0, strikes - 1)  # being throttled now and then is forgiven; a flood is not
+        else:
             strikes += 1
             connection.error("rate_limited", f"at most {limits.per_second:g} messages a second; slow down")
             if strikes > 3 * limits.burst:

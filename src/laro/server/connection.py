@@ -66,8 +66,9 @@ class ProtocolError(ValueError):
 
 def parse_message(raw: str | bytes, max_bytes: int) -> JSONDict:
     """A client message as a dict with a ``type``; :class:`ProtocolError` says what is wrong otherwise."""
-    if len(raw) > max_bytes:
-        raise ProtocolError("too_large", f"messages are at most {max_bytes} bytes; this one has {len(raw)}")
+    size = len(raw.encode(errors="surrogatepass")) if isinstance(raw, str) else len(raw)  # bytes, not characters
+    if size > max_bytes:
+        raise ProtocolError("too_large", f"messages are at most {max_bytes} bytes; this one has {size}")
     try:
         message = json.loads(raw)
     except (ValueError, UnicodeDecodeError):
@@ -92,7 +93,7 @@ class Connection:
         self.limits = limits
         self.rate = RateLimit(limits.per_second, limits.burst)
         self._table: Table | None = None
-        self._outbox: deque[JSONDict] = deque(maxlen=32)
+        self._outbox: deque[JSONDict] = deque(maxlen=2 * limits.burst + 8)  # a burst's replies fit
         self._wake = asyncio.Event()
         self.closed = False
 
@@ -128,8 +129,9 @@ class Connection:
         await asyncio.wait_for(self.websocket.send_text(text), self.limits.send_timeout)
 
     async def _close(self, code: int) -> None:
-        with contextlib.suppress(RuntimeError, OSError):
-            await self.websocket.close(code)
+        # a client that does not read cannot take the closing frame either: give up on it soon
+        with contextlib.suppress(RuntimeError, OSError, TimeoutError):
+            await asyncio.wait_for(self.websocket.close(code), 1.0)
 
     def __hash__(self) -> int:
         return id(self)

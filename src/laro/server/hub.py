@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -55,6 +56,12 @@ class Hub:
             except (Refusal, ValueError, KeyError) as error:
                 log.error("table %s cannot be restored: %s", stored.meta.id, error)
                 continue
+            if table.state.is_over:  # stopped between the last action and its result: finish the table now
+                try:
+                    await self.store.finish(table.meta.id, table.result() or {})
+                except StoreError as error:
+                    log.error("table %s cannot be finished: %s", stored.meta.id, error)
+                continue
             self._live[table.meta.id] = _Live(table)
             log.info("table %s restored at seq %d (%s, %s)", table.meta.id, table.seq, table.game.name, table.status)
             self._schedule_bot(self._live[table.meta.id])
@@ -84,9 +91,10 @@ class Hub:
             return live.table
         try:
             stored = await self.store.load(table_id)
-        except StoreError:
+            return None if stored is None else Table.restore(stored)
+        except (StoreError, Refusal, ValueError, KeyError) as error:  # unreadable, or played under other rules
+            log.warning("table %s cannot be read back: %s", table_id, error)
             return None
-        return None if stored is None else Table.restore(stored)
 
     def listing(self) -> list[JSONDict]:
         """Open and running tables, newest first."""
@@ -102,10 +110,13 @@ class Hub:
         """Make an event from the table (may raise :class:`Refusal`), store it, apply it, tell everyone."""
         live = self._live.get(table_id)
         if live is None:
+            if await self.get(table_id) is not None:  # finished, and kept by the store only
+                raise Refusal("game_over", "the game is over")
             raise Refusal("no_table", f"no open or running table {table_id!r}")
         async with live.lock:
             table = live.table
             event = make_event(table)
+            event["time"] = time.time()  # when it happened: the summary's "updated", after a restart too
             try:
                 await self.store.append(table_id, event)
             except SeqConflict:

@@ -167,12 +167,12 @@ class Table:
 
     def act_event(self, seat: int, action: str, seq: int) -> JSONDict:
         """The event of ``seat`` taking ``action`` having seen state ``seq``; refused unless it is legal now."""
+        if seq != self.seq:  # first: of two racing actions the loser hears it lost, whatever the winner did
+            raise Refusal("stale_seq", f"you acted on state {seq}, but the table is at state {self.seq}: look again")
         if self.state.is_over:
             raise Refusal("game_over", "the game is over")
         if not self.started:
             raise Refusal("not_started", "the table waits for every player to take their seat")
-        if seq != self.seq:
-            raise Refusal("stale_seq", f"you acted on state {seq}, but the table is at state {self.seq}: look again")
         if self.state.current_player != seat:
             raise Refusal("not_your_turn", f"it is seat {self.state.current_player}'s turn, not yours")
         if not self.seats[seat].joined:
@@ -184,6 +184,8 @@ class Table:
         return {"seq": self.seq + 1, "type": "act", "seat": seat, "action": str(action)}
 
     def _check_token(self, seat: int, token: str) -> None:
+        if self.state.is_over:  # the seats of a finished game stay as they were
+            raise Refusal("game_over", "the game is over")
         if not 0 <= seat < len(self.seats):
             raise Refusal("bad_request", f"seat must be 0..{len(self.seats) - 1}")
         if self.seat_of_token(token) != seat:
@@ -218,7 +220,7 @@ class Table:
             raise Refusal("bad_state", f"unknown event type {kind!r}")
         self.seq = event["seq"]
         self.log.append({"seq": self.seq, "seat": seat.index, "type": kind, "text": text})
-        self.updated = time.time()
+        self.updated = float(event.get("time", time.time()))  # the hub stamps each event when it stores it
 
     # -- what clients are told --------------------------------------------------------------------------------
 
@@ -273,7 +275,7 @@ class Table:
     def state_message(self, seat: int | None) -> JSONDict:
         """The ``state`` message for a seat (its own observation) or a spectator (``None``)."""
         state = self.state
-        mine = seat is not None and state.current_player == seat and self.started
+        mine = seat is not None and state.current_player == seat and self.started and self.seats[seat].joined
         return {
             "type": "state",
             "seq": self.seq,

@@ -1,0 +1,219 @@
+"""Nothing a seat may not know ever reaches it: many games on the real server, every message recorded and scanned.
+
+Several L.A.M.A. and Kamara tables are played at once by human clients (random legal actions) and bots, each
+watched by a spectator; every message any client receives is kept. Afterwards each table's seed and event log are
+read from the server's SQLite file and the game is replayed, so the whole state is known at every ``seq``. For a
+message about state ``seq`` sent to seat ``s``, no value the game hides from ``s`` at that state (``HIDDEN`` of
+the conformance suite: other hands, decks, the seed, …) may appear anywhere in it, compared as in that suite
+(lists of plain values as bags); for a spectator, nothing any seat hides. No message may hold a seed, a token or a
+token's hash, and the server's own log (every event logged) holds none of them either, nor the cards in anyone's
+hand.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import re
+from typing import Any
+
+import pytest
+from tests.conformance.test_contract import HIDDEN, _norm, _subvalues
+from tests.server.client import Api, Client, Created, play_table
+from tests.server.server_process import StoredGame, make_server
+
+import laro
+from laro.server.tables import hash_token
+
+YELLOW_CARD = re.compile(r"\bY\d\d\b")  # a Kamara yellow card's id (what hands and decks hold)
+LAMA_CARDS = re.compile(r"""\[\s*(['"][1-6L]['"],\s*)+['"][1-6L]['"]\s*\]""")  # a list of cards: a hand, a pile
+
+# (game, players, bots, options): several people at most tables, bots at most, one table of people only
+TABLES: list[tuple[str, int, dict[int, str], dict[str, Any]]] = [
+    ("lama", 2, {}, {}),
+    ("lama", 3, {2: "heuristic"}, {}),
+    ("lama", 4, {3: "random"}, {"end_score": 25}),
+    ("lama", 5, {0: "heuristic", 4: "random"}, {}),
+    ("lama", 6, {1: "random", 3: "heuristic", 5: "random"}, {"end_score": 20}),
+    ("lama", 3, {0: "random", 1: "heuristic"}, {"next_round_starter": "ended_round", "token_supply": "boxed"}),
+    ("kamara", 2, {}, {"max_rounds": 6}),
+    ("kamara", 3, {2: "heuristic"}, {"max_rounds": 6}),
+    ("kamara", 4, {0: "random", 3: "heuristic"}, {"max_rounds": 5, "open_cards": True}),
+    ("kamara", 3, {1: "random", 2: "random"}, {"max_rounds": 6, "actions_per_turn": 3}),
+]
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """Play every table of ``TABLES`` at once on a server that logs every event; the server, tables and clients."""
+    server = make_server(tmp_path_factory, quiet=False)
+    server.start()
+    try:
+        api = Api(server.base)
+        valid = {name: {option["name"] for option in game["options"]} for name, game in _games(api).items()}
+        tables: list[Created] = []
+        for game, players, bots, options in TABLES:
+            assert set(options) <= valid[game], options
+            tables.append(api.seated(game, players, options, bots))
+        rng = random.Random(2024)
+
+        async def main() -> list[tuple[list[Client], list[Client]]]:
+            plays = [play_table(server.ws_base, table, random.Random(rng.random())) for table in tables]
+            return await asyncio.gather(*plays)
+
+        games = asyncio.run(main())
+        yield server, tables, games
+    finally:
+        server.stop()
+
+
+def _games(api: Api) -> dict[str, Any]:
+    return {game["name"]: game for game in api.games()}
+
+
+_FULL: dict[tuple[str, int], dict[str, Any]] = {}
+
+
+def _full(stored: StoredGame, seq: int) -> dict[str, Any]:
+    """The whole state of the table after event ``seq``, as JSON (kept: many messages are about one state)."""
+    key = (stored.table_id, seq)
+    if key not in _FULL:
+        _FULL[key] = stored.state_at(seq).to_json()
+    return _FULL[key]
+
+
+def _secrets_and_known(stored: StoredGame, seq: int, seat: int | None) -> tuple[list[Any], set[Any]]:
+    """What must not show in a message about state ``seq`` to ``seat`` (None: a spectator), and what may."""
+    data = _full(stored, seq)
+    hiding = HIDDEN[stored.game]
+    if seat is None:
+        secrets = [secret for other in range(stored.players) for secret in hiding.hidden(data, other)]
+        known = hiding.visible(data, -1)
+    else:
+        secrets, known = hiding.hidden(data, seat), hiding.visible(data, seat)
+    return secrets, {_norm(value) for value in _subvalues(known)}
+
+
+def _check_message(stored: StoredGame, client: Client, text: str, message: dict[str, Any]) -> None:
+    if message["type"] != "state":
+        return
+    seq, seat = message["seq"], message["seat"]
+    state = stored.state_at(seq)
+    # the observation is exactly the game's for that seat (or the public one): nothing added, nothing older
+    assert message["observation"] == (state.observation(seat) if seat is not None else state.public_observation())
+    mine = seat is not None and state.current_player == seat
+    assert message["legal_actions"] == ([str(action) for action in state.legal_actions()] if mine else [])
+    secrets, known = _secrets_and_known(stored, seq, seat)
+    seen = {_norm(value) for value in _subvalues(message)}
+    for secret in secrets:
+        if secret in ([], {}, "", None) or _norm(secret) in known:
+            continue  # nothing to reveal, or something the seat may know anyway
+        assert _norm(secret) not in seen, f"{client.name} of {stored.table_id} at seq {seq} can see {secret!r}"
+    if stored.game == "kamara":  # no card id in the text that the seat may not know
+        visible = HIDDEN["kamara"].visible(_full(stored, seq), -1 if seat is None else seat)
+        allowed = {value for value in _subvalues(visible) if isinstance(value, str)}
+        for card in set(YELLOW_CARD.findall(text)):
+            assert card in allowed, f"{client.name} of {stored.table_id} at seq {seq} is told of card {card}"
+
+
+def test_no_message_holds_what_its_seat_may_not_see(played: Any) -> None:
+    server, tables, games = played
+    checked = 0
+    for created, (players, watchers) in zip(tables, games, strict=True):
+        stored = server.stored(created.id)
+        assert stored.finished
+        for client in (*players, *watchers):
+            assert client.texts, client.name
+            for text, message in zip(client.texts, client.messages, strict=True):
+                _check_message(stored, client, text, message)
+                checked += 1
+    assert checked > 500
+
+
+def test_no_message_holds_a_seed_a_token_or_a_token_hash(played: Any) -> None:
+    server, tables, games = played
+    seeds = [str(server.stored(created.id).seed) for created in tables]
+    tokens = [token for created in tables for token in created.tokens.values()]
+    forbidden = [*seeds, *tokens, *map(hash_token, tokens)]
+    assert all(len(secret) >= 10 for secret in forbidden)  # long enough never to turn up by chance
+    for _, (players, watchers) in zip(tables, games, strict=True):
+        for client in (*players, *watchers):
+            for text in client.texts:
+                for secret in forbidden:
+                    assert secret not in text, f"{client.name} was sent a secret"
+
+
+def test_the_state_a_seat_sees_follows_the_table(played: Any) -> None:
+    """Seats and spectators get states in seq order, each about their own seat, and see the whole game's end."""
+    server, tables, games = played
+    for created, (players, watchers) in zip(tables, games, strict=True):
+        stored = server.stored(created.id)
+        for client in (*players, *watchers):
+            states = [message for message in client.messages if message["type"] == "state"]
+            seqs = [state["seq"] for state in states]
+            assert seqs == sorted(seqs) and seqs[-1] == len(stored.events)
+            assert len({state["seat"] for state in states}) == 1
+            log = [entry for state in states for entry in state["log"]]
+            by_seq = {entry["seq"]: entry for entry in log}
+            assert len(by_seq) == len({json.dumps(entry, sort_keys=True) for entry in log})  # one entry per seq
+
+
+def test_the_server_log_holds_no_secret(played: Any) -> None:
+    server, tables, _ = played
+    text = server.log_text()
+    assert "takes seat" in text and " over: winners" in text  # every event is logged: there is a lot to scan
+    forbidden: list[str] = []
+    for created in tables:
+        stored = server.stored(created.id)
+        forbidden.append(str(stored.seed))
+        forbidden += [*created.tokens.values(), *map(hash_token, created.tokens.values())]
+        game = laro.get_game(stored.game)
+        for event in stored.events:  # actions whose full text names hidden cards (Kamara's order and keep)
+            if event["type"] == "act" and game.public_text(event["action"]) != event["action"]:
+                forbidden.append(event["action"])
+    for secret in forbidden:
+        assert secret not in text, "the server's log holds a secret"
+    assert not YELLOW_CARD.search(text), "the server's log names a Kamara card"
+    assert not LAMA_CARDS.search(text), "the server's log lists L.A.M.A. cards"
+    for word in ("hands", "draw_pile", "yellow_deck", "green_deck", '"seed"', "token_hash"):
+        assert word not in text, f"the server's log holds {word}"
+
+
+def test_the_scan_catches_a_planted_secret(played: Any) -> None:
+    """The checks above are not vacuous: a recorded message with another seat's hand (in another order) or a
+    hidden card's id planted in it is caught."""
+    server, tables, games = played
+    planted = 0
+    for created, (players, watchers) in zip(tables, games, strict=True):
+        stored = server.stored(created.id)
+        options = stored.options
+        if stored.players < 3 or options.get("open_cards"):
+            continue
+        for client in (*players, *watchers):
+            text, message = next(
+                (text, message)
+                for text, message in zip(client.texts, client.messages, strict=True)
+                if message["type"] == "state" and message["observation"].get("phase", "play") == "play"
+            )
+            seat, data = message["seat"], _full(stored, message["seq"])
+            other = (0 if seat is None else seat + 1) % stored.players
+            _, known = _secrets_and_known(stored, message["seq"], seat)
+            if stored.game == "lama":
+                secret: Any = list(reversed(data["hands"][other]))
+                if not secret or _norm(secret) in known:
+                    continue  # nothing to plant that the seat does not know
+                leaky = {**message, "table": {**message["table"], "note": secret}}
+                with pytest.raises(AssertionError, match="can see"):
+                    _check_message(stored, client, json.dumps(leaky), leaky)
+            else:
+                if not data["yellow_deck"]:
+                    continue
+                secret = data["yellow_deck"][-1]
+                entry = {"seq": message["seq"], "seat": other, "type": "act", "text": f"seat {other}: order {secret}"}
+                leaky = {**message, "log": [*message["log"], entry]}
+                with pytest.raises(AssertionError, match="is told of card"):
+                    _check_message(stored, client, json.dumps(leaky), leaky)
+            _check_message(stored, client, text, message)  # the message as it came is fine
+            planted += 1
+    assert planted >= 10
