@@ -200,11 +200,14 @@ class Table:
         seat = self.seats[event["seat"]]
         kind = event["type"]
         who = self.name_of(seat.index)
+        entry: JSONDict = {"seq": event["seq"], "seat": seat.index, "type": kind, "by": who}
         if kind == "act":
             self.state = self.state.apply(event["action"])
-            text = f"{who}: {self.game.public_text(event['action'])}"
+            entry["action"] = self.game.public_text(event["action"])
+            text = f"{who}: {entry['action']}"
         elif kind == "join":
             seat.bot, seat.name, seat.joined = None, event["name"], True
+            entry["by"] = entry["name"] = seat.name
             text = f"{seat.name} takes seat {seat.index}"
             if all(s.joined or s.bot for s in self.seats):
                 self.started = True
@@ -213,13 +216,15 @@ class Table:
             text = f"{who} leaves seat {seat.index}"
         elif kind == "bot":
             seat.bot, seat.joined = event["bot"], False
+            entry["bot"] = seat.bot
             text = f"seat {seat.index} is now played by the {seat.bot} bot"
             if all(s.joined or s.bot for s in self.seats):
                 self.started = True
         else:
             raise Refusal("bad_state", f"unknown event type {kind!r}")
         self.seq = event["seq"]
-        self.log.append({"seq": self.seq, "seat": seat.index, "type": kind, "text": text})
+        entry["text"] = text  # the whole entry in English, as the server's log line says it
+        self.log.append(entry)
         self.updated = float(event.get("time", time.time()))  # the hub stamps each event when it stores it
 
     # -- what clients are told --------------------------------------------------------------------------------

@@ -460,16 +460,11 @@ function drawPlayers() {
 
 function describe(entry) {
   const name = playerName(entry.seat);
-  if (entry.type === "join") return [h("b", {}, entry.text.split(" takes seat ")[0]), " ", t("log.join", { seat: entry.seat + 1 })];
-  if (entry.type === "leave") return [h("b", {}, name), " ", t("log.leave", { seat: entry.seat + 1 })];
-  if (entry.type === "bot") {
-    const found = / by the (\S+) bot$/.exec(entry.text);
-    return [t("log.bot", { seat: entry.seat + 1, bot: found ? botName(found[1]) : name })];
-  }
+  if (entry.type === "join") return [h("b", {}, entry.name ?? name), " ", t("log.join", { seat: entry.seat + 1 })];
+  if (entry.type === "leave") return [h("b", {}, entry.by ?? name), " ", t("log.leave", { seat: entry.seat + 1 })];
+  if (entry.type === "bot") return [t("log.bot", { seat: entry.seat + 1, bot: entry.bot ? botName(entry.bot) : name })];
   if (entry.type === "act") {
-    const cut = entry.text.indexOf(": ");
-    const who = cut >= 0 ? entry.text.slice(0, cut) : name;
-    const action = cut >= 0 ? entry.text.slice(cut + 2) : entry.text;
+    const action = entry.action ?? entry.text;
     let words = null;
     if (page.renderer && typeof page.renderer.describeAction === "function") {
       try {
@@ -478,6 +473,7 @@ function describe(entry) {
         words = null;
       }
     }
+    const who = entry.by ?? name;
     const shown = who.endsWith(" bot") && page.summary.seats[entry.seat]?.kind === "bot" ? name : who;
     return [h("b", {}, shown), " ", words || action];
   }
