@@ -15,6 +15,7 @@ import json
 import os
 import random
 import socket
+import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable
@@ -144,6 +145,17 @@ class Api:
         assert isinstance(answer, dict) and set(answer) == {"error"}, answer
         assert set(answer["error"]) == {"code", "message"} and answer["error"]["message"], answer
         return status, str(answer["error"]["code"])
+
+
+def wait_for(api: Api, table_id: str, predicate: Callable[[Message], bool], timeout: float = 20.0) -> Message:
+    """Poll the table's summary until ``predicate(summary)``."""
+    deadline = time.monotonic() + timeout
+    while True:
+        summary = api.table(table_id)
+        if predicate(summary):
+            return summary
+        assert time.monotonic() < deadline, f"table {table_id} never got there: {summary}"
+        time.sleep(0.02)
 
 
 def _random_choice(legal: list[str], rng: random.Random) -> str:

@@ -8,12 +8,11 @@ from __future__ import annotations
 import asyncio
 import json
 import random
-import time
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
-from tests.server.client import Api, Client, HttpError, request
+from tests.server.client import Api, Client, HttpError, request, wait_for
 from tests.server.server_process import ServerProcess
 
 from laro.server.tables import hash_token
@@ -22,17 +21,6 @@ from laro.server.tables import hash_token
 @pytest.fixture
 def api(server: ServerProcess) -> Api:
     return Api(server.base)
-
-
-def wait_for(api: Api, table_id: str, predicate: Any, timeout: float = 20.0) -> dict[str, Any]:
-    """Poll the table's summary until ``predicate(summary)``."""
-    deadline = time.monotonic() + timeout
-    while True:
-        summary = api.table(table_id)
-        if predicate(summary):
-            return summary
-        assert time.monotonic() < deadline, f"table {table_id} never got there: {summary}"
-        time.sleep(0.02)
 
 
 def test_games_lists_both_games_with_bots_and_options(api: Api) -> None:

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
-from tests.server.client import Api, Client, Closed, Created, play_table
+from tests.server.client import Api, Client, Closed, Created, play_table, wait_for
 from tests.server.server_process import ServerProcess
 from websockets.exceptions import WebSocketException
 
@@ -30,16 +30,6 @@ import laro
 
 Message = dict[str, Any]
 THINK = 0.03  # seconds a player may take before acting, at most
-
-
-def wait_for(api: Api, table_id: str, predicate: Callable[[Message], bool], timeout: float = 20.0) -> Message:
-    deadline = time.monotonic() + timeout
-    while True:
-        summary = api.table(table_id)
-        if predicate(summary):
-            return summary
-        assert time.monotonic() < deadline, f"table {table_id} never got there: {summary}"
-        time.sleep(0.02)
 
 
 def prefer_not_to_quit(legal: list[str], rng: random.Random) -> str:

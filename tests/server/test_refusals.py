@@ -10,12 +10,11 @@ from __future__ import annotations
 import asyncio
 import json
 import random
-import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
-from tests.server.client import Api, Client, Closed, Created
+from tests.server.client import Api, Client, Closed, Created, wait_for
 from tests.server.server_process import ServerProcess
 
 Message = dict[str, Any]
@@ -24,16 +23,6 @@ Message = dict[str, Any]
 @pytest.fixture
 def api(server: ServerProcess) -> Api:
     return Api(server.base)
-
-
-def wait_for(api: Api, table_id: str, predicate: Callable[[Message], bool], timeout: float = 20.0) -> Message:
-    deadline = time.monotonic() + timeout
-    while True:
-        summary = api.table(table_id)
-        if predicate(summary):
-            return summary
-        assert time.monotonic() < deadline, f"table {table_id} never got there: {summary}"
-        time.sleep(0.02)
 
 
 class Table:
