@@ -27,6 +27,7 @@ paltik, ``T`` a tapos, ``K`` the logo; ``|`` and ``=`` are thick lines, ``:`` an
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -183,7 +184,7 @@ def refused(state: KamaraState, action: str, reason: str = "") -> str:
     """``action`` raises IllegalActionError (a ValueError) whose message holds ``reason``; the state is unchanged."""
     before = state.to_json()
     assert action not in legal(state)
-    with pytest.raises(IllegalActionError, match=reason or None) as error:
+    with pytest.raises(IllegalActionError, match=re.escape(reason) if reason else None) as error:
         state.apply(action)
     assert isinstance(error.value, ValueError)
     assert state.to_json() == before

@@ -266,6 +266,23 @@ def test_move(square: str, direction: str, allowed: bool) -> None:
         refused(state, action, f"you cannot step {direction}")
 
 
+@pytest.mark.parametrize(
+    ("square", "direction", "reason"),
+    [
+        ("a9", "N", "the yellow border is there"),
+        ("e8", "N", "e9 is a block"),
+        ("d8", "S", "a thick line lies between d8 and d7"),
+        ("f9", "SE", "a diagonal step stays inside one tile"),
+        ("d9", "SE", "a block stands beside the diagonal"),
+        ("d8", "SE", "a thick line touches the corner it crosses"),
+    ],
+)
+def test_a_refused_move_says_which_rule_stops_it(square: str, direction: str, reason: str) -> None:
+    """Move: the error names the part of the rule that stops the step."""
+    refused(build([("red", square), ("blue", "a1")]), f"move {direction}", reason)
+    refused(build([("red", "d8"), ("blue", "d9")]), "move N", "the blue diwa stands on d9")
+
+
 def test_the_legal_moves_of_one_square() -> None:
     """Move: from d8 only N, E and W: S crosses a thick line, SE has a line at its corner, NE is a block, SW and
     NW cross a seam diagonally."""
@@ -322,6 +339,7 @@ def test_poke_only_to_an_empty_square() -> None:
     state = build([("red", "b8"), ("blue", "c8"), ("orange", "c7")])
     assert legal_of(state, "poke") == {"poke blue b7", "poke orange b7"}
     refused(state, "poke blue c7", "poke needs")
+    refused(state, "poke blue c7", "c7 is not an empty square one step from both of you")
 
 
 # -- port -----------------------------------------------------------------------------------------------------
@@ -331,9 +349,9 @@ def test_port_between_tapos() -> None:
     """Port: from a tapos to another, empty tapos; the logo square counts as a tapos."""
     state = build([("red", "a9"), ("blue", "a1"), ("orange", "c8")])
     assert legal_of(state, "port") == {"port i9", "port i1", "port e5"}
-    refused(state, "port a1", "another, empty tapos")
-    refused(state, "port a9", "another, empty tapos")
-    refused(state, "port c9", "another, empty tapos")
+    refused(state, "port a1", "empty tapos as target (a diwa stands on a1)")
+    refused(state, "port a9", "empty tapos as target (you are there already)")
+    refused(state, "port c9", "empty tapos as target (c9 is not a tapos)")
     state = state.apply("port e5")
     assert where(state)["red"] == "e5" and state.actions_left == 4
     assert legal_of(state, "port") == {"port a9", "port i9", "port i1"}
@@ -343,7 +361,7 @@ def test_no_port_off_a_tapos() -> None:
     """Port: only from a tapos."""
     state = build([("red", "b9"), ("blue", "a1")])
     assert legal_of(state, "port") == set()
-    refused(state, "port i9", "you on a tapos")
+    refused(state, "port i9", "you on a tapos and another, empty tapos as target (b9 is not a tapos)")
 
 
 # -- match ----------------------------------------------------------------------------------------------------

@@ -38,8 +38,17 @@ from laro.games.kamara.actions import (
     TULAK,
     KamaraAction,
 )
-from laro.games.kamara.chamber import CENTRE, OUTWARD, SLOT_KIND, SLOTS, canonical_cell, placed_square, square_name
-from laro.games.kamara.components import DIRECTIONS, EFFECTS
+from laro.games.kamara.chamber import (
+    CENTRE,
+    OUTWARD,
+    SLOT_KIND,
+    SLOT_OF_SQUARE,
+    SLOTS,
+    canonical_cell,
+    placed_square,
+    square_name,
+)
+from laro.games.kamara.components import DELTAS, DIRECTIONS, EFFECTS
 from laro.games.kamara.tables import (
     IKOT_ACTIONS,
     KANDADO_ACTIONS,
@@ -360,10 +369,54 @@ def _why_diwa(state: KamaraState, action: KamaraAction) -> str:
 
 def _why_square(state: KamaraState, action: KamaraAction) -> str:
     if action.kind == MOVE:
-        return f"you cannot step {DIRECTIONS[action.args[0]]}: a wall, a block, the border, a diwa or a diagonal rule"
+        return f"you cannot step {DIRECTIONS[action.args[0]]}: {_why_no_step(state, action.args[0])}"
     if action.kind == PORT:
-        return "port needs you on a tapos and another, empty tapos as target"
-    return "poke needs a diwa one step from you, moved one legal step to an empty square next to you"
+        return f"port needs you on a tapos and another, empty tapos as target ({_why_no_port(state, action.args[0])})"
+    rule = "poke needs a diwa one step from you, moved one legal step to an empty square next to you"
+    return f"{rule} ({_why_no_poke(state, action)})"
+
+
+def _why_no_step(state: KamaraState, direction: int) -> str:
+    """Which part of the Move rule stops a step (the first that applies)."""
+    geometry = state.geometry
+    here = state.diwa[state.current_player]  # type: ignore[index]
+    row, col = divmod(here, 9)
+    dr, dc = DELTAS[direction]
+    if not (0 <= row + dr < 9 and 0 <= col + dc < 9):
+        return "the yellow border is there"
+    target = here + 9 * dr + dc
+    if (geometry.blocked >> target) & 1:
+        return f"{square_name(target)} is a block"
+    if geometry.step[here * 8 + direction] >= 0:
+        colour = next(c for seat, c in enumerate(state.colours) if state.diwa[seat] == target)
+        return f"the {COLOURS[colour]} diwa stands on {square_name(target)}"
+    if direction % 2 == 0:
+        return f"a thick line lies between {square_name(here)} and {square_name(target)}"
+    if SLOT_OF_SQUARE[here] != SLOT_OF_SQUARE[target]:
+        return "a diagonal step stays inside one tile"
+    if (geometry.blocked >> (here + 9 * dr)) & 1 or (geometry.blocked >> (here + dc)) & 1:
+        return "a block stands beside the diagonal"
+    return "a thick line touches the corner it crosses"
+
+
+def _why_no_port(state: KamaraState, target: int) -> str:
+    geometry = state.geometry
+    here = state.diwa[state.current_player]  # type: ignore[index]
+    if not (geometry.tapos_mask >> here) & 1:
+        return f"{square_name(here)} is not a tapos"
+    if not (geometry.tapos_mask >> target) & 1:
+        return f"{square_name(target)} is not a tapos"
+    return "you are there already" if target == here else f"a diwa stands on {square_name(target)}"
+
+
+def _why_no_poke(state: KamaraState, action: KamaraAction) -> str:
+    colour, target = action.args
+    if colour not in state.colours or state.colours.index(colour) == state.current_player:
+        return f"there is no other {COLOURS[colour]} diwa"
+    near = state.geometry.neighbours[state.diwa[state.current_player]]  # type: ignore[index]
+    if not (near >> state.diwa[state.colours.index(colour)]) & 1:
+        return f"the {COLOURS[colour]} diwa is not one step from you"
+    return f"{square_name(target)} is not an empty square one step from both of you"
 
 
 _REASONS: dict[int, Callable[[KamaraState, KamaraAction], str]] = {
