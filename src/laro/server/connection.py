@@ -119,13 +119,15 @@ class Connection:
                     await self._send(self._outbox.popleft())
                 table, self._table = self._table, None
                 if table is not None:
-                    await self._send(table.state_message(self.seat))
+                    await self._send_text(table.state_text(self.seat))
         except (TimeoutError, RuntimeError, OSError, WebSocketDisconnect):
             self.closed = True
             await self._close(1008)
 
     async def _send(self, message: JSONDict) -> None:
-        text = json.dumps(message, separators=(",", ":"))
+        await self._send_text(json.dumps(message, separators=(",", ":")))
+
+    async def _send_text(self, text: str) -> None:
         await asyncio.wait_for(self.websocket.send_text(text), self.limits.send_timeout)
 
     async def _close(self, code: int) -> None:

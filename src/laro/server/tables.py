@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import json
 import random
 import secrets
 import time
@@ -38,6 +39,10 @@ class Refusal(LaroError, ValueError):
     def __init__(self, code: str, message: str) -> None:
         super().__init__(message)
         self.code = code
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"))
 
 
 def hash_token(token: str) -> str:
@@ -82,6 +87,7 @@ class Table:
         self.started = all(seat.bot for seat in self.seats)
         self.log: deque[JSONDict] = deque(maxlen=LOG_SIZE)
         self.updated = meta.created
+        self._shared: tuple[Any, str, str] | None = None  # (key, summary JSON, log JSON) of the last change
 
     # -- building ---------------------------------------------------------------------------------------------
 
@@ -277,17 +283,31 @@ class Table:
             "updated": self.updated,
         }
 
-    def state_message(self, seat: int | None) -> JSONDict:
+    def state_text(self, seat: int | None) -> str:
+        """:meth:`state_message` as JSON text. The parts every connection shares (the summary and the log) are
+        encoded once per change, not once per connection."""
+        key = (self.seq, tuple(seat.connections > 0 for seat in self.seats))
+        if self._shared is None or self._shared[0] != key:
+            table, log = _dumps(self.summary()), _dumps(list(self.log))
+            self._shared = (key, table, log)
+        _, table, log = self._shared
+        message = self.state_message(seat, shared=False)
+        head = _dumps(message)[:-1]  # the seat's own parts; the shared ones are spliced in
+        return f'{head},"table":{table},"log":{log}}}'
+
+    def state_message(self, seat: int | None, shared: bool = True) -> JSONDict:
         """The ``state`` message for a seat (its own observation) or a spectator (``None``)."""
         state = self.state
         mine = seat is not None and state.current_player == seat and self.started and self.seats[seat].joined
-        return {
+        message: JSONDict = {
             "type": "state",
             "seq": self.seq,
-            "table": self.summary(),
             "seat": seat,
             "observation": state.observation(seat) if seat is not None else state.public_observation(),
             "legal_actions": [str(a) for a in state.legal_actions()] if mine else [],
             "your_turn": mine,
-            "log": list(self.log),
         }
+        if shared:
+            message["table"] = self.summary()
+            message["log"] = list(self.log)
+        return message
