@@ -12,7 +12,7 @@ from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
-from tests.server.client import Api, Client, HttpError, request, wait_for
+from tests.server.client import Api, Client, HttpError, play_table, request, wait_for
 from tests.server.server_process import ServerProcess
 
 from laro.server.tables import hash_token
@@ -253,3 +253,22 @@ def test_seat_changes_after_the_game_are_refused(server: ServerProcess, api: Api
     assert api.table(created.id) == over and over["status"] == "over"
     stored = server.stored(created.id)
     assert stored.finished and len(stored.events) == over["seq"]
+
+
+def test_rematch_seats_the_same_players_again(api: Api, server: ServerProcess) -> None:
+    """After the game, any of its players may start a rematch: a new table with the same seats, bots and options
+    where everyone's token still opens their seat; asking again gives the same table; the finished table points
+    to it; nobody else may start it, and not before the end."""
+    created = api.seated("lama", 3, {"end_score": 1}, bots={2: "random"})
+    status, code = api.refused("POST", f"/api/tables/{created.id}/rematch", {"token": created.tokens[0]})
+    assert (status, code) == (409, "not_over")
+    asyncio.run(play_table(server.ws_base, created, random.Random(2), spectators=0))
+    assert api.refused("POST", f"/api/tables/{created.id}/rematch", {"token": "nope"}) == (403, "bad_token")
+    again = api.call("POST", f"/api/tables/{created.id}/rematch", {"token": created.tokens[1]})
+    assert again["id"] != created.id and again["status"] == "open" and again["options"] == {"end_score": 1}
+    assert [seat["kind"] for seat in again["seats"]] == ["human", "human", "bot"]
+    assert api.call("POST", f"/api/tables/{created.id}/rematch", {"token": created.tokens[0]})["id"] == again["id"]
+    assert api.table(created.id)["rematch"] == again["id"]
+    for seat, token in created.tokens.items():
+        api.join(again["id"], seat, token)
+    assert api.table(again["id"])["status"] == "running"

@@ -137,7 +137,8 @@ def test_reload_keeps_the_seat(server: Server, browser: Browser) -> None:
 
 
 def test_rematch_with_the_other_player(server: Server, browser: Browser) -> None:
-    """After the game, Rematch makes a new table for the same people: the other player gets an invite link."""
+    """After the game, Rematch makes a new table for the same people: the other player is told of it at once and
+    joins it with one click (each keeps their own seat and token)."""
     with two_players(server, browser, end_score=1) as (table_id, pages):
         ana, bo = pages
         while (mover := whose_turn(pages)) is not None:
@@ -150,17 +151,14 @@ def test_rematch_with_the_other_player(server: Server, browser: Browser) -> None
             expect(page.get_by_test_id("round-result")).to_contain_text("Round 1 scored")
         ana.get_by_test_id("rematch").click()
         ana.wait_for_url(lambda url: "/table/" in url and table_id not in url)
+        new_id = ana.url.rsplit("/", 1)[1]
         expect(ana.get_by_test_id("status")).to_have_text("Waiting for players")
-        invites = ana.get_by_test_id("invites")
-        expect(invites).to_contain_text("Seat 2")
-        link = invites.locator("input").input_value()
-        bo.goto(link)
-        expect(bo.get_by_test_id("join-name")).to_have_value("Bo")  # the name is remembered
-        bo.get_by_test_id("join").click()
+        expect(bo.get_by_test_id("rematch")).to_have_text("Join the rematch")  # told without reloading
+        bo.get_by_test_id("rematch").click()
+        bo.wait_for_url(lambda url: new_id in url)
         for page in pages:
             expect(page.locator("body")).to_have_attribute("data-status", "running")
-        expect(invites).to_be_hidden()
-        new_id = ana.url.rsplit("/", 1)[1]
         summary = server.get(f"/api/tables/{new_id}")
         assert [seat["name"] for seat in summary["seats"]] == ["Ana", "Bo", "heuristic bot"]
         assert summary["options"] == {"end_score": 1}
+        assert server.get(f"/api/tables/{table_id}")["rematch"] == new_id

@@ -41,6 +41,7 @@ _STATUS = {
     "stale_seq": 409,
     "game_over": 409,
     "not_started": 409,
+    "not_over": 409,
     "too_large": 413,
 }
 
@@ -126,6 +127,14 @@ def create_app(store: Store | str, bot_delay: float = 0.6, limits: Limits | None
             return _error("no_table", "no such table")
         return JSONResponse(table.summary())
 
+    async def rematch(request: Request) -> Response:
+        try:
+            body = await _body(request)
+            table = await hub.rematch(request.path_params["table_id"], str(body.get("token", "")))
+        except Refusal as error:
+            return _error(error.code, str(error))
+        return JSONResponse(table.summary())
+
     async def seat_action(request: Request) -> Response:
         table_id, what = request.path_params["table_id"], request.path_params["what"]
         try:
@@ -207,6 +216,7 @@ def create_app(store: Store | str, bot_delay: float = 0.6, limits: Limits | None
             Route("/api/tables", list_tables, methods=["GET"]),
             Route("/api/tables/{table_id}", get_table),
             Route("/api/tables/{table_id}/seats/{seat}/{what}", seat_action, methods=["POST"]),
+            Route("/api/tables/{table_id}/rematch", rematch, methods=["POST"]),
             WebSocketRoute("/ws/tables/{table_id}", play),
         ],
         lifespan=lifespan,

@@ -46,6 +46,8 @@ class Hub:
         self.store = store
         self.bot_delay = bot_delay
         self._live: dict[str, _Live] = {}
+        self._rematches: dict[str, str] = {}  # finished table -> the table where its players play again
+        self._rematch_lock = asyncio.Lock()
         self._closing = False
 
     async def start(self) -> None:
@@ -84,6 +86,33 @@ class Hub:
         self._schedule_bot(live)
         return table, tokens
 
+    async def rematch(self, table_id: str, token: str) -> Table:
+        """The table where the players of a finished game play again, made by the first of them who asks (the
+        others who ask get the same one). Every connection of the finished table is told where it is. The link
+        lives in memory: after a restart a finished table no longer points to its rematch."""
+        live = self._live.get(table_id)
+        table = live.table if live is not None else await self.get(table_id)
+        if table is None:
+            raise Refusal("no_table", f"no table {table_id!r}")
+        async with self._rematch_lock:
+            new_id = self._rematches.get(table_id)
+            if new_id is None:
+                meta = table.rematch_meta(token)
+                await self.store.create_table(meta)
+                new = self._live[meta.id] = _Live(Table(meta))
+                new_id = self._rematches[table_id] = meta.id
+                log.info("table %s: the players play again at table %s", table_id, meta.id)
+                self._schedule_bot(new)
+            else:
+                table.seat_of_token(token)
+        table.rematch = new_id
+        if live is not None:
+            self._tell(live)
+        found = await self.get(new_id)
+        if found is None:
+            raise Refusal("no_table", f"the rematch table {new_id!r} is gone")
+        return found
+
     async def get(self, table_id: str) -> Table | None:
         """A live table, or a finished one read back from the store."""
         live = self._live.get(table_id)
@@ -91,7 +120,11 @@ class Hub:
             return live.table
         try:
             stored = await self.store.load(table_id)
-            return None if stored is None else Table.restore(stored)
+            if stored is None:
+                return None
+            table = Table.restore(stored)
+            table.rematch = self._rematches.get(table_id)
+            return table
         except (StoreError, Refusal, ValueError, KeyError) as error:  # unreadable, or played under other rules
             log.warning("table %s cannot be read back: %s", table_id, error)
             return None

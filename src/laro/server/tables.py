@@ -88,6 +88,7 @@ class Table:
         self.log: deque[JSONDict] = deque(maxlen=LOG_SIZE)
         self.updated = meta.created
         self._shared: tuple[Any, str, str] | None = None  # (key, summary JSON, log JSON) of the last change
+        self.rematch: str | None = None  # the id of the table where these players play again
 
     # -- building ---------------------------------------------------------------------------------------------
 
@@ -127,6 +128,24 @@ class Table:
             created=time.time(),
         )
         return cls(meta), tokens
+
+    def rematch_meta(self, token: str) -> TableMeta:
+        """A new game for the same players: same game, seats, bots and options, a new seed; every human seat
+        keeps its secret token, so each player takes their seat again with what they already hold."""
+        if not self.state.is_over:
+            raise Refusal("not_over", "a rematch begins once the game is over")
+        self.seat_of_token(token)  # only a player of this table may start it
+        seed = self.game.new_game(self.meta.num_players, options=self.meta.options).to_json()["seed"]
+        return TableMeta(
+            id=new_table_id(),
+            game=self.meta.game,
+            rules_version=self.game.rules_version,
+            num_players=self.meta.num_players,
+            options=self.meta.options,
+            seed=seed,
+            seats=[dict(seat) for seat in self.meta.seats],
+            created=time.time(),
+        )
 
     @classmethod
     def restore(cls, stored: StoredTable) -> Table:
@@ -279,6 +298,7 @@ class Table:
             "current_player": self.state.current_player,
             "seats": [seat.public() for seat in self.seats],
             "result": self.result(),
+            "rematch": self.rematch,
             "created": self.meta.created,
             "updated": self.updated,
         }

@@ -45,6 +45,7 @@ export const getComponents = (game) =>
 function seatCall(id, seat, what, body) {
   return call("POST", `/api/tables/${encodeURIComponent(id)}/seats/${seat}/${what}`, body);
 }
+export const startRematch = (id, token) => call("POST", `/api/tables/${encodeURIComponent(id)}/rematch`, { token });
 export const joinSeat = (id, seat, token, name) => seatCall(id, seat, "join", { token, name });
 export const leaveSeat = (id, seat, token) => seatCall(id, seat, "leave", { token });
 export const botSeat = (id, seat, token, bot) => seatCall(id, seat, "bot", { token, bot });

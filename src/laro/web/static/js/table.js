@@ -307,16 +307,18 @@ async function handToBot() {
   }
 }
 
+/** Play again: the first player who asks makes the new table (same seats, bots and options; each player keeps
+ * their secret token), the others are told of it and join it from here. */
 async function rematch(button) {
   const summary = page.summary;
-  const seat = mySeat();
-  const name = (page.seat && page.seat.name) || api.loadName() || playerName(seat);
-  const bots = {};
-  for (const info of summary.seats) if (info.kind === "bot" && info.seat !== seat) bots[String(info.seat)] = info.bot;
+  const mine = page.seat;
   button.disabled = true;
   try {
-    const { id } = await api.createAndSit({ game: summary.game, players: summary.players, options: summary.options, bots }, seat, name);
-    location.assign(`/table/${encodeURIComponent(id)}`);
+    const target = summary.rematch || (await api.startRematch(tableId, mine.token)).id;
+    const name = mine.name || api.loadName() || playerName(mine.seat);
+    api.saveSeat(target, { seat: mine.seat, token: mine.token, name });
+    await api.joinSeat(target, mine.seat, mine.token, name);
+    location.assign(`/table/${encodeURIComponent(target)}`);
   } catch (error) {
     button.disabled = false;
     showError(error.code, error.message);
@@ -538,7 +540,8 @@ function drawEnd() {
   const me = mySeat();
   const winners = rows.filter((row) => row.winner).map((row) => playerName(row.seat));
   const iWon = rows.some((row) => row.winner && row.seat === me);
-  const rematchButton = h("button", { class: "primary", type: "button", dataset: { testid: "rematch" } }, t("end.rematch"));
+  const rematchLabel = summary.rematch ? t("end.rematch_join") : t("end.rematch");
+  const rematchButton = h("button", { class: "primary", type: "button", dataset: { testid: "rematch" } }, rematchLabel);
   rematchButton.addEventListener("click", () => rematch(rematchButton));
   const lower = LOWER_IS_BETTER.has(summary.game);
   replace(
@@ -563,9 +566,12 @@ function drawEnd() {
       "div",
       { class: "end-actions" },
       me !== null && page.seat ? rematchButton : null,
+      (me === null || !page.seat) && summary.rematch
+        ? h("a", { class: "button", href: `/table/${encodeURIComponent(summary.rematch)}`, dataset: { testid: "rematch-watch" } }, t("end.rematch_watch"))
+        : null,
       h("a", { class: "button", href: "/" }, t("nav.back_to_lobby")),
     ),
-    me !== null && page.seat ? h("p", { class: "muted small" }, t("end.rematch_help")) : null,
+    me !== null && page.seat ? h("p", { class: "muted small" }, summary.rematch ? t("end.rematch_started") : t("end.rematch_help")) : null,
   );
   end.hidden = false;
 }

@@ -124,7 +124,10 @@ export default {
   "end.lower_better": "Fewest points wins.",
   "end.higher_better": "Most points wins.",
   "end.rematch": "Rematch",
-  "end.rematch_help": "Rematch sets up a new table with the same players, bots and options and gives you links for the others.",
+  "end.rematch_help": "Rematch sets up a new table with the same players, bots and options; everyone at this table can join it from here.",
+  "end.rematch_join": "Join the rematch",
+  "end.rematch_watch": "Watch the rematch",
+  "end.rematch_started": "A rematch is ready: the same players, bots and options at a new table.",
 
   // errors (by the server's code, and the client's own)
   "error.malformed": "The server did not understand that message.",

@@ -123,7 +123,10 @@ export default {
   "end.lower_better": "점수가 가장 낮은 사람이 이깁니다.",
   "end.higher_better": "점수가 가장 높은 사람이 이깁니다.",
   "end.rematch": "다시 하기",
-  "end.rematch_help": "다시 하기를 누르면 같은 플레이어, 봇, 옵션으로 새 테이블을 만들고 다른 사람에게 보낼 링크를 보여 줍니다.",
+  "end.rematch_help": "다시 하기를 누르면 같은 플레이어, 봇, 옵션으로 새 테이블을 만듭니다. 이 테이블의 모든 사람이 여기서 바로 참가할 수 있습니다.",
+  "end.rematch_join": "다시 하기에 참가",
+  "end.rematch_watch": "다시 하기 관전",
+  "end.rematch_started": "다시 하기 테이블이 준비되었습니다: 같은 플레이어, 봇, 옵션입니다.",
 
   // errors
   "error.malformed": "서버가 메시지를 이해하지 못했습니다.",
