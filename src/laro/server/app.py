@@ -2,7 +2,8 @@
 
 >>> app = create_app("sqlite::memory:")
 >>> sorted({route.path for route in app.routes if route.path.startswith("/api/tables")})
-['/api/tables', '/api/tables/{table_id}', '/api/tables/{table_id}/seats/{seat}/{what}']
+['/api/tables', '/api/tables/{table_id}', '/api/tables/{table_id}/rematch',
+ '/api/tables/{table_id}/seats/{seat}/{what}']
 """
 
 from __future__ import annotations
