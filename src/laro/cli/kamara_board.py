@@ -219,25 +219,19 @@ def board_text(
     """The chamber with coordinates. ``diwa``: square -> colour; ``locks``: locked slot -> the locker's colour;
     ``marked``: squares to point out (underlined), such as the viewer's own diwa."""
 
-    def vertical(r: int, c: int) -> int:
-        if c in (0, 9):
+    def boundary(r: int, c: int, index: int, direction: int) -> int:
+        """The line on the ``direction`` side (6: west, 0: north) of square (r, c); ``index`` counts across it."""
+        if index in (0, 9):
             return BORDER
-        square = r * 9 + c
-        if (square, 6) in layout.walls:
+        if (r * 9 + c, direction) in layout.walls:
             return WALL
-        if c % 3:
-            return NONE
-        return SEAM
+        return NONE if index % 3 else SEAM
+
+    def vertical(r: int, c: int) -> int:
+        return boundary(r, c, c, 6)
 
     def horizontal(r: int, c: int) -> int:
-        if r in (0, 9):
-            return BORDER
-        square = r * 9 + c
-        if (square, 0) in layout.walls:
-            return WALL
-        if r % 3:
-            return NONE
-        return SEAM
+        return boundary(r, c, r, 0)
 
     def cell(r: int, c: int) -> Cell:
         square = r * 9 + c

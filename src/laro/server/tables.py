@@ -105,7 +105,8 @@ class Table:
         """A new table and one secret token per human seat; :class:`Refusal` for anything invalid."""
         try:
             game = get_game(game_name)
-            state = game.new_game(players, seed=seed if seed is not None else new_seed(), options=options)
+            seed = new_seed() if seed is None else seed
+            game.new_game(players, seed=seed, options=options)  # checks the players and options
         except LaroError as error:
             raise Refusal("bad_request", str(error)) from None
         for seat, bot in bots.items():
@@ -120,7 +121,7 @@ class Table:
             rules_version=game.rules_version,
             num_players=players,
             options=dict(options),
-            seed=state.to_json()["seed"],
+            seed=seed,
             seats=[
                 {"token_hash": hash_token(tokens[seat]) if seat in tokens else None, "bot": bots.get(seat)}
                 for seat in range(players)
@@ -135,14 +136,13 @@ class Table:
         if not self.state.is_over:
             raise Refusal("not_over", "a rematch begins once the game is over")
         self.seat_of_token(token)  # only a player of this table may start it
-        seed = self.game.new_game(self.meta.num_players, options=self.meta.options).to_json()["seed"]
         return TableMeta(
             id=new_table_id(),
             game=self.meta.game,
             rules_version=self.game.rules_version,
             num_players=self.meta.num_players,
             options=self.meta.options,
-            seed=seed,
+            seed=new_seed(),
             seats=[dict(seat) for seat in self.meta.seats],
             created=time.time(),
         )
@@ -274,8 +274,10 @@ class Table:
     def make_bot_event(self) -> JSONDict:
         """The current bot seat's move (its random generator follows from the table's seed and seq)."""
         current = self.state.current_player
-        assert current is not None and self.seats[current].bot is not None
-        bot = get_bot(self.seats[current].bot or "random", self.game.name)
+        assert current is not None
+        name = self.seats[current].bot
+        assert name is not None
+        bot = get_bot(name, self.game.name)
         rng = random.Random(derive_seed(self.meta.seed, "bot", current, self.seq))
         action = bot.choose(self.state.observation(current), self.state.legal_actions(), rng)
         return {"seq": self.seq + 1, "type": "act", "seat": current, "action": str(action)}
