@@ -14,7 +14,8 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import random
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal, Protocol, Self, runtime_checkable
 
 from laro.core.options import OptionSpec
@@ -110,6 +111,11 @@ class Game(Protocol):
 
     def public_text(self, action: str) -> str:
         """The text of ``action`` as other players and spectators may be told it (hidden parts left out)."""
+        ...
+
+    def sampler(self, observation: Mapping[str, Any]) -> Callable[[random.Random], GameState]:
+        """Determinisations of a seat's ``observation``: each call draws a full state that agrees with everything
+        the observing seat knows, with the hidden cards (and the seed of any later randomness) drawn at random."""
         ...
 
     def rules_text(self, language: str = "en") -> str: ...

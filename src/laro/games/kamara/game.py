@@ -9,7 +9,8 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+import random
+from collections.abc import Callable, Mapping
 from importlib import resources
 from typing import Any, Literal
 
@@ -19,6 +20,7 @@ from laro.core.options import OptionSpec, validate_options
 from laro.core.rng import make_rng, new_seed
 from laro.games.kamara.actions import KamaraAction, action_space
 from laro.games.kamara.components import CARD_IDS, ComponentError, Components, default_components, load_components
+from laro.games.kamara.sampling import sampler
 from laro.games.kamara.serial import from_json, public_text
 from laro.games.kamara.state import KamaraState
 
@@ -149,6 +151,11 @@ class KamaraGame:
     def public_text(self, action: str) -> str:
         """An action's text as the other players and spectators may hear it (``order``/``keep`` name cards)."""
         return public_text(action)
+
+    def sampler(self, observation: Mapping[str, Any]) -> Callable[[random.Random], KamaraState]:
+        """Determinisations of a seat's observation: full states that agree with all the seat knows, the cards it
+        cannot see dealt at random (see :mod:`laro.games.kamara.sampling`)."""
+        return sampler(self, observation)
 
     def rules_text(self, language: str = "en") -> str:
         name = f"rules.{language}.md"

@@ -7,8 +7,9 @@
 
 from __future__ import annotations
 
+import random
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from importlib import resources
 from typing import Any, Literal
 
@@ -19,6 +20,7 @@ from laro.core.options import OptionSpec, validate_options
 from laro.core.rng import new_seed
 from laro.games.lama.actions import ACTIONS, LamaAction, action_from_index, parse_action
 from laro.games.lama.cards import CARD_TEXT, COPIES, NUM_KINDS, card_from_text, hand_from_cards
+from laro.games.lama.sampling import sampler
 from laro.games.lama.scoring import RoundResult
 from laro.games.lama.state import LamaState
 from laro.games.lama.tokens import BOX_BLACK, BOX_WHITE, Supply, Tokens
@@ -90,6 +92,10 @@ class LamaGame:
     def public_text(self, action: str) -> str:
         """An action's text as the other players may hear it: every L.A.M.A. action is public."""
         return str(action)
+
+    def sampler(self, observation: Mapping[str, Any]) -> Callable[[random.Random], LamaState]:
+        """Determinisations of a seat's observation: full states that agree with all the seat knows."""
+        return sampler(self, observation)
 
     def rules_text(self, language: str = "en") -> str:
         name = f"rules.{language}.md"
