@@ -19,7 +19,11 @@ from laro.cli.rules import rules
 __all__ = ["cli", "main"]
 
 # Commands written elsewhere are loaded only when used, so a missing or broken one cannot break the others.
-_LAZY_COMMANDS = {"bench": "laro.cli.bench:bench", "serve": "laro.cli.serve:serve"}
+_LAZY_COMMANDS = {
+    "bench": "laro.cli.bench:bench",
+    "serve": "laro.cli.serve:serve",
+    "tournament": "laro.cli.tournament:tournament",
+}
 
 
 class _LazyGroup(click.Group):
@@ -70,6 +74,7 @@ def cli() -> None:
       laro rules lama --lang ko            the rules, in Korean
       laro bench kamara                    how fast the Kamara engine is here
       laro bench server                    200 tables of WebSocket clients on loopback
+      laro tournament lama -b heuristic,random  100 games between two bots, rated
     """
 
 
