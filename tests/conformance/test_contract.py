@@ -515,6 +515,37 @@ def test_observation_ignores_what_the_seat_cannot_see(name: str, n: int, seed: i
     assert changed  # the perturbation did change hidden parts
 
 
+@pytest.mark.parametrize(("name", "n", "seed", "policy", "options"), CASES)
+def test_sampled_states_agree_with_the_observation(name: str, n: int, seed: int, policy: str, options: str) -> None:
+    """``game.sampler``: every determinisation shows the seat exactly its observation, is a valid full state, and
+    on the seat's turn offers the same legal actions; the same rng gives the same sample."""
+    game = laro.get_game(name)
+    states, _ = playout(name, n, seed, policy, options)
+    rng = random.Random(seed)
+    for state in states[:: max(1, len(states) // 25)]:
+        seat = rng.randrange(n) if state.current_player is None else state.current_player
+        observation = state.observation(seat)
+        sample = game.sampler(observation)
+        drawn = sample(random.Random(1))
+        assert drawn.observation(seat) == observation
+        assert game.from_json(drawn.to_json()).to_json() == drawn.to_json()
+        assert texts(drawn.legal_actions()) == texts(state.legal_actions())
+        assert sample(random.Random(1)).to_json() == drawn.to_json()
+        if not drawn.is_over:
+            drawn.apply(drawn.legal_actions()[0])  # play goes on from a sample
+
+
+@pytest.mark.parametrize("game_name", GAMES)
+def test_sampler_refuses_a_spectator_and_another_game(game_name: str) -> None:
+    game = laro.get_game(game_name)
+    state = game.new_game(game.min_players, seed=SEEDS[0])
+    with pytest.raises(ValueError, match="spectator"):
+        game.sampler(state.public_observation())
+    other = next(laro.get_game(n) for n in GAMES if n != game_name)
+    with pytest.raises(ValueError):
+        game.sampler(other.new_game(other.min_players, seed=1).observation(0))
+
+
 # -- options and player counts -------------------------------------------------------------------------------
 
 

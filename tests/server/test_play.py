@@ -69,6 +69,14 @@ def test_lama_two_people_and_two_bots_play_to_the_end(server: ServerProcess, api
     assert kinds[:2] == ["join", "join"] and set(kinds[2:]) == {"act"}
 
 
+def test_a_search_bot_thinks_in_a_worker_and_plays_to_the_end(server: ServerProcess, api: Api) -> None:
+    """The ISMCTS bots search on a worker thread; their moves are stored like any other, in turn."""
+    created = api.seated("lama", 3, {"end_score": 20}, bots={1: "medium", 2: "easy"})
+    players, watchers = asyncio.run(play_table(server.ws_base, created, random.Random(3), spectators=1))
+    stored = check_final(server, created, players, watchers)
+    assert {event["seat"] for event in stored.events if event["type"] == "act"} == {0, 1, 2}
+
+
 @pytest.mark.parametrize(
     ("players", "bots"),
     [(3, {2: "heuristic"}), (2, {1: "random"})],

@@ -51,7 +51,13 @@ _BOTS: dict[tuple[str, str], str | BotFactory] = {
     ("random", "*"): RandomBot,
     ("heuristic", "lama"): "laro.bots.lama_heuristic:LamaHeuristicBot",
     ("heuristic", "kamara"): "laro.bots.kamara_heuristic:KamaraHeuristicBot",
+    ("easy", "*"): "laro.bots.ismcts:easy",
+    ("medium", "*"): "laro.bots.ismcts:medium",
+    ("hard", "*"): "laro.bots.ismcts:hard",
+    ("ismcts", "*"): "laro.bots.ismcts:hard",
 }
+# bots that take a budget after a colon: "ismcts:500" (simulations per decision) or "ismcts:2s" (seconds)
+_BUDGETED: dict[str, str] = {"ismcts": "laro.bots.ismcts:budgeted"}
 
 
 def register_bot(name: str, game: str, factory: str | BotFactory) -> None:
@@ -65,7 +71,21 @@ def list_bots(game: str) -> list[str]:
 
 
 def get_bot(name: str, game: str) -> Bot:
-    """A new bot called ``name`` for ``game``; :class:`BotError` names the available ones otherwise."""
+    """A new bot called ``name`` for ``game``; :class:`BotError` names the available ones otherwise.
+
+    >>> get_bot("ismcts:500", "lama").name
+    'ismcts:500'
+    """
+    base, colon, budget = name.partition(":")
+    if colon:
+        if base not in _BUDGETED:
+            raise BotError(f"no bot {base!r} with a budget; try ismcts:500 (simulations) or ismcts:2s (seconds)")
+        module_name, _, attribute = _BUDGETED[base].partition(":")
+        make = getattr(importlib.import_module(module_name), attribute)
+        try:
+            return cast(Bot, make(budget))
+        except ValueError as error:
+            raise BotError(str(error)) from None
     factory = _BOTS.get((name, game)) or _BOTS.get((name, "*"))
     if factory is None:
         raise BotError(f"no bot {name!r} for {game}; available: {', '.join(list_bots(game))}")

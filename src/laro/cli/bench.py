@@ -10,6 +10,7 @@ from rich.table import Table
 
 from laro.core.registry import list_games
 from laro.sim.bench import BenchReport, bench_game
+from laro.sim.search_bench import bench_search, bench_tournament_speed
 
 __all__ = ["bench"]
 
@@ -32,9 +33,11 @@ def render(report: BenchReport, console: Console) -> None:
             continue
         shown.add(figure.name)
         target = ""
+        mark = "[green]met[/]" if figure.meets_target else "[red]missed[/]"
         if figure.target is not None:
-            mark = "[green]met[/]" if figure.meets_target else "[red]missed[/]"
             target = f"≥ {_number(figure.target, figure.unit)} {mark}"
+        elif figure.target_ratio is not None:
+            target = f"≥ {figure.target_ratio:g}× {figure.baseline_name} {mark}"
         table.add_row(figure.name, _number(figure.value, figure.unit), target)
     console.print(table)
     compared = [figure for figure in report.figures if figure.baseline]
@@ -85,7 +88,9 @@ def bench(
     as_json: bool,
 ) -> None:
     """Benchmark GAME's engine (every game if omitted): random-playout games and moves per second, apply and
-    legal_actions calls per second, JSON round trips and memory, against baselines measured in the same run.
+    legal_actions calls per second, JSON round trips (a state's clone) and memory, ISMCTS simulations and
+    determinisations per second, and tournament games per second on two processes against one, with
+    baselines measured in the same run.
 
     `laro bench server` starts a server on loopback and plays --tables tables at once with bot-driven WebSocket
     clients, then prints actions per second, latency percentiles (action sent to its state received), errors and
@@ -105,6 +110,8 @@ def bench(
         if not as_json:
             console.print(f"[bold]measuring {name}[/] …")
         report = bench_game(name, seconds=seconds or 3.0, players=players)
+        report.figures += bench_search(name, seconds=seconds or 3.0, players=players)
+        report.figures.append(bench_tournament_speed(name, seconds=seconds or 3.0, players=players))
         if as_json:
             click.echo(report.dumps())
         else:

@@ -8,6 +8,7 @@ and the telling loses nothing: the event is in the log, and clients that reconne
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import time
 from collections.abc import Callable
@@ -205,9 +206,18 @@ class Hub:
         while not self._closing and table.bot_to_move() is not None:
             await asyncio.sleep(self.bot_delay)
             try:
-                await self.change(table.meta.id, lambda t: t.make_bot_event())
+                # a searching bot thinks for a while: in a worker thread, so the server keeps serving
+                event = await asyncio.to_thread(table.make_bot_event)
+                await self.change(table.meta.id, functools.partial(_unless_moved_on, event=event))
             except Refusal as error:  # the table changed under the bot: look again
                 log.info("table %s bot move refused: %s", table.meta.id, error)
             except StoreError as error:
                 log.error("table %s: the store refused a bot move: %s", table.meta.id, error)
                 await asyncio.sleep(1.0)
+
+
+def _unless_moved_on(table: Table, event: JSONDict) -> JSONDict:
+    """A bot's event made from an earlier look at ``table``, refused if the table has changed since."""
+    if event["seq"] != table.seq + 1 or table.bot_to_move() is None:
+        raise Refusal("stale_seq", "the table changed while the bot was thinking")
+    return event

@@ -272,15 +272,17 @@ class Table:
         return self.seats[current].bot
 
     def make_bot_event(self) -> JSONDict:
-        """The current bot seat's move (its random generator follows from the table's seed and seq)."""
-        current = self.state.current_player
+        """The current bot seat's move (its random generator follows from the table's seed and seq). It reads the
+        table once, so it may think in another thread: a table changed meanwhile refuses the event as stale."""
+        state, seq = self.state, self.seq
+        current = state.current_player
         assert current is not None
         name = self.seats[current].bot
         assert name is not None
         bot = get_bot(name, self.game.name)
-        rng = random.Random(derive_seed(self.meta.seed, "bot", current, self.seq))
-        action = bot.choose(self.state.observation(current), self.state.legal_actions(), rng)
-        return {"seq": self.seq + 1, "type": "act", "seat": current, "action": str(action)}
+        rng = random.Random(derive_seed(self.meta.seed, "bot", current, seq))
+        action = bot.choose(state.observation(current), state.legal_actions(), rng)
+        return {"seq": seq + 1, "type": "act", "seat": current, "action": str(action)}
 
     def result(self) -> JSONDict | None:
         if not self.state.is_over:

@@ -1,1 +1,1 @@
-"""Simulation: benchmarks now; tournaments, ratings and executors build on it."""
+"""Simulation: tournaments (seeded games over local processes, Ray or Dask), ratings, and benchmarks."""

@@ -80,7 +80,8 @@ function seatRow(game, seat) {
     "select",
     { "aria-label": t("common.seat", { n: seat + 1 }), dataset: { testid: `seat-kind-${seat}` } },
     h("option", { value: "human" }, t("lobby.seat_friend")),
-    game.bots.map((bot) => h("option", { value: `bot:${bot}` }, botLabel(bot))),
+    // "ismcts" is the command line's name for the hard search bot: the list offers it once, as "hard"
+    game.bots.filter((bot) => bot !== "ismcts").map((bot) => h("option", { value: `bot:${bot}` }, botLabel(bot))),
   );
   select.value = state.seats[seat];
   select.addEventListener("change", () => {

@@ -27,6 +27,10 @@ export default {
 
   // bots
   "bot.heuristic": "Smart bot",
+  "bot.easy": "Search bot, easy",
+  "bot.medium": "Search bot, medium",
+  "bot.hard": "Search bot, hard",
+  "bot.ismcts": "Search bot, hard",
   "bot.random": "Random bot",
 
   // table status

@@ -27,6 +27,10 @@ export default {
 
   // bots
   "bot.heuristic": "똑똑한 봇",
+  "bot.easy": "탐색 봇 (쉬움)",
+  "bot.medium": "탐색 봇 (보통)",
+  "bot.hard": "탐색 봇 (어려움)",
+  "bot.ismcts": "탐색 봇 (어려움)",
   "bot.random": "무작위 봇",
 
   // table status

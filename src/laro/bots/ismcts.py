@@ -1,0 +1,265 @@
+"""Information-set Monte Carlo tree search: one bot for every game, through the game contract alone.
+
+Each simulation draws a determinisation of the bot's observation (``game.sampler``: the hidden cards dealt at
+random, consistent with all the seat has seen), walks down one shared tree of actions choosing by UCT among the
+actions legal in that determinisation (single-observer ISMCTS: a child's exploration term counts how often it
+was *available*, not how often its parent was visited), adds one node, plays the rest out with the game's
+:class:`~laro.bots.judges.Judge` and credits every node on the path with the value for the seat that chose it.
+After the budget (a number of simulations, or seconds) the most visited action at the root is played.
+
+>>> import random, laro
+>>> state = laro.get_game("lama").new_game(num_players=3, seed=2)
+>>> bot = IsmctsBot("easy")
+>>> seat = state.current_player
+>>> bot.choose(state.observation(seat), state.legal_actions(), random.Random(1)) in state.legal_actions()
+True
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TypeVar
+
+from laro.bots.judges import Judge, judge_for
+from laro.core.errors import LaroError
+from laro.core.game import Action, GameState, JSONDict
+from laro.core.registry import get_game
+
+__all__ = [
+    "LEVELS",
+    "IsmctsBot",
+    "Level",
+    "Node",
+    "SearchStats",
+    "budgeted",
+    "easy",
+    "hard",
+    "level_of",
+    "medium",
+    "parse_budget",
+]
+
+A = TypeVar("A", bound=Action)
+
+
+@dataclass(frozen=True, slots=True)
+class Level:
+    """A named strength: simulations per decision, UCT's exploration constant, and whether the other seats are
+    searched in the tree or played by the judge's model of them."""
+
+    simulations: int
+    exploration: float = 0.7
+    opponents: str = "tree"
+
+
+# (game or "*", level) -> settings; a game may tune its own
+LEVELS: dict[tuple[str, str], Level] = {
+    ("*", "easy"): Level(simulations=30),
+    ("*", "medium"): Level(simulations=300),
+    ("*", "hard"): Level(simulations=1000),
+    # L.A.M.A.: the other seats move as the heuristic would (the judge's model), so that every simulation
+    # goes to the bot's own choices; a smaller exploration suits values that share 1 among the seats
+    ("lama", "easy"): Level(simulations=30, exploration=0.25, opponents="model"),
+    ("lama", "medium"): Level(simulations=200, exploration=0.25, opponents="model"),
+    ("lama", "hard"): Level(simulations=1000, exploration=0.25, opponents="model"),
+}
+
+
+def level_of(game: str, level: str) -> Level:
+    """The settings of ``level`` for ``game``.
+
+    >>> level_of("lama", "hard").simulations >= level_of("lama", "easy").simulations
+    True
+    """
+    found = LEVELS.get((game, level)) or LEVELS.get(("*", level))
+    if found is None:
+        names = sorted({name for _, name in LEVELS})
+        raise ValueError(f"no ISMCTS level {level!r}; levels: {', '.join(names)}")
+    return found
+
+
+class Node:
+    """One action's statistics in the tree: visits, times available, and the summed value for the seat that
+    chose the action."""
+
+    __slots__ = ("available", "children", "total", "visits")
+
+    def __init__(self) -> None:
+        self.children: dict[int, Node] = {}
+        self.visits = 0
+        self.available = 1
+        self.total = 0.0
+
+
+@dataclass(slots=True)
+class SearchStats:
+    """What the last search did: simulations run, seconds spent, and each root action's visits and mean value."""
+
+    simulations: int = 0
+    seconds: float = 0.0
+    actions: tuple[tuple[str, int, float], ...] = ()
+
+
+class IsmctsBot:
+    """ISMCTS within a budget of ``simulations`` per decision, or of ``seconds`` when that is given."""
+
+    def __init__(
+        self,
+        level: str = "medium",
+        simulations: int | None = None,
+        seconds: float | None = None,
+        exploration: float | None = None,
+        opponents: str | None = None,
+        name: str = "ismcts",
+    ) -> None:
+        level_of("*", level)  # a clear error now, not at the first move
+        if simulations is not None and simulations < 1:
+            raise ValueError(f"simulations must be at least 1; got {simulations}")
+        if seconds is not None and seconds <= 0:
+            raise ValueError(f"seconds must be positive; got {seconds}")
+        if opponents not in (None, "tree", "model"):
+            raise ValueError(f"other seats are searched in the 'tree' or played by the 'model'; got {opponents!r}")
+        self.name = name
+        self.level = level
+        self.simulations = simulations
+        self.seconds = seconds
+        self.exploration = exploration
+        self.opponents = opponents
+        self.stats = SearchStats()
+
+    def settings(self, game: str) -> Level:
+        """This bot's settings for ``game``: its level's, with any explicit choice instead."""
+        level = level_of(game, self.level)
+        return Level(
+            simulations=level.simulations if self.simulations is None else self.simulations,
+            exploration=level.exploration if self.exploration is None else self.exploration,
+            opponents=level.opponents if self.opponents is None else self.opponents,
+        )
+
+    def choose(self, observation: JSONDict, legal: Sequence[A], rng: random.Random) -> A:
+        if len(legal) == 1:
+            return legal[0]
+        game = get_game(observation["game"])
+        root = self.search(game.sampler(observation), judge_for(game), rng, self.settings(game.name))
+        by_index = {action.index: action for action in legal}
+        ranked = sorted(
+            ((node.visits, node.total / max(node.visits, 1), index) for index, node in root.children.items()),
+            reverse=True,
+        )
+        for _, _, index in ranked:
+            if index in by_index:
+                return by_index[index]
+        raise LaroError("the search found none of the legal actions")  # pragma: no cover - samples share them
+
+    def search(
+        self, sample: Callable[[random.Random], GameState], judge: Judge, rng: random.Random, settings: Level
+    ) -> Node:
+        """Run the budget's simulations from the information set ``sample`` draws from; the tree's root."""
+        root = Node()
+        start = time.perf_counter()
+        deadline = None if self.seconds is None else start + self.seconds
+        limit = settings.simulations if deadline is None else 1 << 62
+        simulate = self._simulate
+        done = 0
+        while done < limit:
+            simulate(root, sample(rng), judge, rng, settings)
+            done += 1
+            if deadline is not None and not done & 15 and time.perf_counter() >= deadline:
+                break
+        seconds = time.perf_counter() - start
+        actions = tuple(
+            (str(index), node.visits, node.total / max(node.visits, 1)) for index, node in root.children.items()
+        )
+        self.stats = SearchStats(done, seconds, actions)
+        return root
+
+    def _simulate(self, root: Node, state: GameState, judge: Judge, rng: random.Random, settings: Level) -> None:
+        me = state.current_player
+        modelled = settings.opponents == "model"
+        node = root
+        path: list[tuple[Node, int]] = []
+        log = math.log
+        sqrt = math.sqrt
+        c = settings.exploration
+        while (player := state.current_player) is not None:
+            children = node.children
+            if modelled and player != me:  # another seat moves as the judge's model says
+                action = judge.policy(state, rng)
+                node = children.get(action.index) or children.setdefault(action.index, Node())
+                state = state.apply(action)
+                continue
+            legal = state.legal_actions()
+            untried = []
+            for action in legal:
+                child = children.get(action.index)
+                if child is None:
+                    untried.append(action)
+                else:
+                    child.available += 1
+            if untried:
+                action = untried[int(rng.random() * len(untried))]
+                child = children[action.index] = Node()
+                path.append((child, player))
+                state = state.apply(action)
+                break
+            best_score = -1.0
+            for action in legal:
+                child = children[action.index]
+                score = child.total / child.visits + c * sqrt(log(child.available) / child.visits)
+                if score > best_score:
+                    node, best_action, best_score = child, action, score
+            path.append((node, player))
+            state = state.apply(best_action)
+        values = judge.playout(state, rng)
+        for visited, player in path:
+            visited.visits += 1
+            visited.total += values[player]
+
+
+def parse_budget(text: str) -> tuple[int | None, float | None]:
+    """A budget written ``2000`` (simulations) or ``1.5s`` (seconds per decision).
+
+    >>> parse_budget("500"), parse_budget("0.5s")
+    ((500, None), (None, 0.5))
+    """
+    try:
+        if text.endswith("s"):
+            seconds = float(text[:-1])
+            if seconds > 0:
+                return None, seconds
+        else:
+            simulations = int(text)
+            if simulations > 0:
+                return simulations, None
+    except ValueError:
+        pass
+    raise ValueError(f"an ISMCTS budget is a number of simulations (2000) or of seconds (1.5s); got {text!r}")
+
+
+def easy() -> IsmctsBot:
+    """The ``easy`` bot: a short search."""
+    return IsmctsBot(level="easy", name="easy")
+
+
+def medium() -> IsmctsBot:
+    """The ``medium`` bot."""
+    return IsmctsBot(level="medium", name="medium")
+
+
+def hard() -> IsmctsBot:
+    """The ``hard`` bot (also called ``ismcts``): the longest search of the levels."""
+    return IsmctsBot(level="hard", name="hard")
+
+
+def budgeted(budget: str) -> IsmctsBot:
+    """An ISMCTS bot with the ``hard`` level's settings and its own budget: ``500`` simulations or ``2s``.
+
+    >>> budgeted("2s").seconds, budgeted("500").simulations
+    (2.0, 500)
+    """
+    simulations, seconds = parse_budget(budget)
+    return IsmctsBot(level="hard", simulations=simulations, seconds=seconds, name=f"ismcts:{budget}")

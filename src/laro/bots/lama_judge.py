@@ -1,0 +1,202 @@
+"""How ISMCTS judges a L.A.M.A. position: the heuristic's play to the end of the round, then each seat's chance.
+
+A round is where L.A.M.A.'s points are scored, so a playout stops when the round ends. The rest of the round is
+played on plain numbers, not on states (the inner loop of every simulation), every seat making exactly the
+``heuristic`` bot's choice: play a card when it can (the one that keeps its chain), otherwise draw while its
+hand costs more than the quit threshold, else quit. The same policy is the model of the other seats when the
+search does not branch on their moves. The round is then scored by the rules' own
+:func:`~laro.games.lama.scoring.score_round`. A game that ends with the round gives each winner its share of the
+win; otherwise each seat's chance to finish with the fewest points is estimated from the totals: a softmax of
+the gaps whose temperature shrinks as the end score nears, so the values add up to 1, like win shares.
+
+>>> import random, laro
+>>> state = laro.get_game("lama").new_game(num_players=3, seed=3)
+>>> values = LamaJudge().playout(state, random.Random(1))
+>>> len(values), all(0.0 <= v <= 1.0 for v in values)
+(3, True)
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import random
+from collections.abc import Sequence
+from typing import cast
+
+from laro.bots.judges import win_shares
+from laro.bots.lama_heuristic import (
+    QUIT_BASE,
+    QUIT_FOR_SHORTEST_OPPONENT,
+    QUIT_IF_A_BLACK_TOKEN_BACK,
+    QUIT_IF_HOLDING_THREE_AHEAD,
+    QUIT_IF_HOLDING_TWO_AHEAD,
+    QUIT_PER_CARD_HELD,
+    QUIT_PER_OPPONENT_IN,
+    QUIT_WHEN_TRAILING_IN_LAST_ROUND,
+    chain_value,
+    is_trailing_in_last_round,
+)
+from laro.core.game import Action, GameState
+from laro.games.lama.actions import DRAW, PLAY, QUIT
+from laro.games.lama.cards import NUM_KINDS, hand_size, penalty
+from laro.games.lama.scoring import score_round
+from laro.games.lama.state import LamaState
+
+__all__ = ["LamaJudge"]
+
+_SHORTEST = tuple(QUIT_FOR_SHORTEST_OPPONENT.get(size, 0.0) for size in range(64))
+_NEXT = tuple((card + 1) % NUM_KINDS for card in range(NUM_KINDS))
+_SHIFT = tuple(4 * card for card in range(NUM_KINDS))
+_DRAW, _QUIT = -2, -3
+
+
+class LamaJudge:
+    """Playouts to the round's end (see the module docstring)."""
+
+    def __init__(self, randomness: float = 0.0) -> None:
+        self.randomness = randomness  # the share of playout moves made at random
+
+    def playout(self, state: GameState, rng: random.Random) -> Sequence[float]:
+        lama = cast(LamaState, state)
+        if lama.current_player is None:
+            return win_shares(lama)
+        ended_by, hands = self._finish_round(lama, rng)
+        scores = score_round(lama.round, hands, lama.scores, ended_by).scores
+        best = min(scores)
+        if max(scores) >= lama.options["end_score"]:
+            winners = scores.count(best)
+            return [1.0 / winners if total == best else 0.0 for total in scores]
+        return _win_chances(scores, lama.options["end_score"])
+
+    def policy(self, state: GameState, rng: random.Random) -> Action:
+        """The playout's move for the seat to act."""
+        lama = cast(LamaState, state)
+        seat: int = lama.current_player  # type: ignore[assignment]  # the caller plays on only while not over
+        hands = lama.hands
+        card = self._move(
+            seat,
+            hands,
+            [hand_size(hand) for hand in hands],
+            lama.discard[-1],
+            lama.quit_mask,
+            lama.draw_pos < len(lama.deck),
+            _leaning(lama),
+            rng,
+        )
+        return DRAW if card == _DRAW else QUIT if card == _QUIT else PLAY[card]
+
+    def _finish_round(self, lama: LamaState, rng: random.Random) -> tuple[int, list[int]]:
+        """Play the round out; who ended it, and the hands as they then are."""
+        move = self._move
+        hands = lama.hands.copy()
+        sizes = [hand_size(hand) for hand in hands]
+        n = lama.num_players
+        full = (1 << n) - 1
+        deck = lama.deck
+        position = lama.draw_pos
+        end = len(deck)
+        quit_mask = lama.quit_mask
+        top = lama.discard[-1]
+        seat: int = lama.current_player  # type: ignore[assignment]  # checked by the caller
+        leaning = _leaning(lama)
+        while True:
+            card = move(seat, hands, sizes, top, quit_mask, position < end, leaning, rng)
+            if card >= 0:  # play it
+                hands[seat] -= 1 << _SHIFT[card]
+                sizes[seat] -= 1
+                top = card
+                if not sizes[seat]:
+                    return seat, hands
+            elif card == _DRAW:
+                hands[seat] += 1 << _SHIFT[deck[position]]
+                sizes[seat] += 1
+                position += 1
+            else:
+                quit_mask |= 1 << seat
+                if quit_mask == full:
+                    return seat, hands
+            while True:
+                seat = seat + 1 if seat + 1 < n else 0
+                if not (quit_mask >> seat) & 1:
+                    break
+
+    def _move(
+        self,
+        seat: int,
+        hands: list[int],
+        sizes: list[int],
+        top: int,
+        quit_mask: int,
+        cards_left: bool,
+        leaning: tuple[float, ...],
+        rng: random.Random,
+    ) -> int:
+        """The playout's move: a card to play, :data:`_DRAW` or :data:`_QUIT`."""
+        hand = hands[seat]
+        following = _NEXT[top]
+        same = (hand >> _SHIFT[top]) & 15
+        after = (hand >> _SHIFT[following]) & 15
+        n = len(hands)
+        can_draw = cards_left and (quit_mask | (1 << seat)) != (1 << n) - 1
+        if self.randomness and rng.random() < self.randomness:  # any legal move
+            choices = [_QUIT]
+            if same:
+                choices.append(top)
+            if after:
+                choices.append(following)
+            if can_draw:
+                choices.append(_DRAW)
+            return choices[int(rng.random() * len(choices))]
+        if same and after:
+            counts = [(hand >> shift) & 15 for shift in _SHIFT]
+            opponents = sum(1 for other in range(n) if other != seat and not (quit_mask >> other) & 1)
+            return top if chain_value(counts, top, opponents) > 0.0 else following
+        if same or after:
+            return top if same else following
+        if not can_draw:
+            return _QUIT
+        opponents = 0
+        shortest = 63
+        for other in range(n):
+            if other != seat and not (quit_mask >> other) & 1:
+                opponents += 1
+                if sizes[other] < shortest:
+                    shortest = sizes[other]
+        threshold = QUIT_BASE + QUIT_PER_CARD_HELD * sizes[seat] + QUIT_PER_OPPONENT_IN * opponents
+        threshold += _SHORTEST[shortest] + leaning[seat]
+        if (hand >> _SHIFT[_NEXT[following]]) & 15:
+            threshold += QUIT_IF_HOLDING_TWO_AHEAD
+        if (hand >> _SHIFT[_NEXT[_NEXT[following]]]) & 15:
+            threshold += QUIT_IF_HOLDING_THREE_AHEAD
+        return _DRAW if penalty(hand) > threshold else _QUIT
+
+
+def _leaning(lama: LamaState) -> tuple[float, ...]:
+    """Per seat, the part of the quit threshold that stays put during a round: a black token to win back, and
+    the risk a trailing seat must take in what is probably the last round."""
+    return _leaning_of(lama.scores, lama.options["end_score"])
+
+
+@functools.lru_cache(maxsize=4096)
+def _leaning_of(scores: tuple[int, ...], end_score: int) -> tuple[float, ...]:
+    return tuple(
+        (QUIT_IF_A_BLACK_TOKEN_BACK if total >= 10 else 0.0)
+        + (QUIT_WHEN_TRAILING_IN_LAST_ROUND if is_trailing_in_last_round(scores, seat, end_score) else 0.0)
+        for seat, total in enumerate(scores)
+    )
+
+
+POINTS_PER_ROUND = 12.0  # roughly what the worst-off seat adds in a round
+SPREAD_PER_ROUND = 7.0  # roughly how much the seats' totals drift apart in one round
+
+
+def _win_chances(scores: Sequence[int], end_score: int) -> list[float]:
+    """Each seat's chance to end with the fewest points, estimated from the totals and the rounds left: the
+    closer the end, the more a gap decides (a softmax whose temperature shrinks as the end nears)."""
+    rounds_left = max(1.0, (end_score - max(scores)) / POINTS_PER_ROUND)
+    temperature = SPREAD_PER_ROUND * math.sqrt(rounds_left)
+    best = min(scores)
+    weights = [math.exp((best - total) / temperature) for total in scores]
+    whole = sum(weights)
+    return [weight / whole for weight in weights]

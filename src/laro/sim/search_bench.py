@@ -1,0 +1,132 @@
+"""How fast the ISMCTS bot searches: simulations and determinisations per second, on positions from real games.
+
+The positions are decisions of ``heuristic`` self-play games (several legal actions each). The search runs
+with the ``hard`` level's settings and the game's judge; the baseline is the same search, in the same run, with
+the generic judge (uniformly random play to the end of the game).
+
+>>> figures = bench_search("lama", seconds=0.05, players=3)
+>>> [figure.name for figure in figures][:1]
+['ISMCTS simulations/s (hard level, game judge)']
+"""
+
+from __future__ import annotations
+
+import gc
+import random
+import time
+import tracemalloc
+
+from laro.bots.base import get_bot
+from laro.bots.ismcts import IsmctsBot
+from laro.bots.judges import Judge, PlayoutJudge, judge_for
+from laro.core.game import JSONDict
+from laro.core.registry import get_game
+from laro.sim.bench import Figure
+from laro.sim.tournament_bench import bench_tournament
+
+__all__ = ["SEARCH_TARGETS", "TOURNAMENT_SPEED_UP", "bench_search", "bench_tournament_speed", "decision_positions"]
+
+# simulations per second on one core that the project has set itself
+SEARCH_TARGETS: dict[str, float] = {"lama": 10_000.0}
+TOURNAMENT_SPEED_UP = 1.7  # two processes against one
+
+
+def decision_positions(game_name: str, players: int, count: int) -> list[JSONDict]:
+    """Observations of the seat to act at ``count`` decisions (two or more legal actions) of heuristic games."""
+    game = get_game(game_name)
+    found: list[JSONDict] = []
+    seed = 0
+    while len(found) < count:
+        state = game.new_game(players, seed=seed)
+        bots = [get_bot("heuristic", game_name) for _ in range(players)]
+        rng = random.Random(seed)
+        seed += 1
+        step = 0
+        while not state.is_over and len(found) < count:
+            seat: int = state.current_player  # type: ignore[assignment]
+            legal = state.legal_actions()
+            observation = state.observation(seat)
+            if len(legal) > 1 and step % 5 == 0:
+                found.append(observation)
+            step += 1
+            state = state.apply(bots[seat].choose(observation, legal, rng))
+    return found
+
+
+def _simulations_per_second(positions: list[JSONDict], judge: Judge | None, seconds: float) -> float:
+    """Simulations per second over ``positions``, each searched for an equal share of ``seconds``."""
+    bot = IsmctsBot(level="hard", seconds=seconds / len(positions))
+    total = 0
+    spent = 0.0
+    for k, observation in enumerate(positions):
+        game = get_game(observation["game"])
+        settings = bot.settings(game.name)
+        bot.search(game.sampler(observation), judge or judge_for(game), random.Random(k), settings)
+        total += bot.stats.simulations
+        spent += bot.stats.seconds
+    return total / spent
+
+
+def _determinisations_per_second(positions: list[JSONDict], seconds: float) -> float:
+    samplers = [get_game(observation["game"]).sampler(observation) for observation in positions]
+    rng = random.Random(5)
+    calls = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        for sample in samplers:
+            sample(rng)
+        calls += len(samplers)
+    return calls / (time.perf_counter() - start)
+
+
+def bench_search(game_name: str, seconds: float = 3.0, players: int = 4) -> list[Figure]:
+    """ISMCTS figures for one game, one core."""
+    positions = decision_positions(game_name, players, 20)
+    searched = _simulations_per_second(positions, None, seconds)
+    generic = _simulations_per_second(positions, PlayoutJudge(), seconds)
+    return [
+        Figure(
+            "ISMCTS simulations/s (hard level, game judge)",
+            searched,
+            "sims/s",
+            generic,
+            "the same search with random playouts to the game's end",
+            SEARCH_TARGETS.get(game_name),
+        ),
+        Figure("determinisations/s (game.sampler)", _determinisations_per_second(positions, seconds / 2), "calls/s"),
+        Figure("peak memory of one hard decision's search", _search_memory(positions[0]), "KiB"),
+    ]
+
+
+def _search_memory(observation: JSONDict) -> float:
+    """Peak traced memory, in KiB, of one decision of the ``hard`` level (its whole tree kept to the end)."""
+    bot = IsmctsBot(level="hard")
+    game = get_game(observation["game"])
+    legal = game.sampler(observation)(random.Random(0)).legal_actions()
+    gc.collect()
+    tracemalloc.start()
+    try:
+        bot.choose(observation, legal, random.Random(1))
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    return peak / 2**10
+
+
+def bench_tournament_speed(game_name: str, seconds: float = 3.0, players: int = 4) -> Figure:
+    """Tournament games per second with two local processes, against the same games on one process: a lineup
+    of one ``heuristic`` and random bots, as many games as one process plays in about ``seconds``."""
+    bots = ("heuristic", *("random",) * (players - 1))
+    probe = bench_tournament(game_name, bots, games=2 * players)
+    games = max(4 * players, players * round(probe.one_process * seconds / players))
+    measured = bench_tournament(game_name, bots, games=games)
+    if not measured.same_results:
+        raise RuntimeError("one process and two played different games")  # pragma: no cover - a determinism bug
+    return Figure(
+        f"tournament games/s, 2 processes ({games} games)",
+        measured.two_processes,
+        "games/s",
+        measured.one_process,
+        "the same games on 1 process",
+        target_ratio=TOURNAMENT_SPEED_UP,
+    )
