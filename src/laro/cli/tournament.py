@@ -118,6 +118,7 @@ def tournament(
     \b
     Examples:
       laro tournament lama --bots heuristic,random,random,random --games 200
+      laro tournament lama --bots hard,heuristic,heuristic,heuristic --games 400 --out hard.jsonl
       laro tournament kamara --bots heuristic,random,random --games 500 --out kamara.jsonl --plot kamara.png
       laro tournament lama --bots heuristic,random -o end_score=20 --executor dask --jobs 8
     """
@@ -151,6 +152,12 @@ def tournament(
     console = Console(highlight=False)
     if not quiet:
         _announce(console, plan, fresh_seed)
+        for name in sorted({name for name in lineup if _searches_for_a_time(name)}):
+            console.print(
+                f"[yellow]note:[/] {escape(name)} searches for a fixed time, so its games depend on this machine's "
+                "speed and load and will not repeat exactly; a number of simulations (e.g. ismcts:2000) repeats.",
+                soft_wrap=True,
+            )
     try:
         with stop_on_signals():
             results = _play(plan, run, quiet)
@@ -165,6 +172,15 @@ def tournament(
         plot_summary(summary, plot_path)
         if not quiet:
             console.print(f"[dim]plot saved to {escape(str(plot_path))}[/]", soft_wrap=True)
+
+
+def _searches_for_a_time(name: str) -> bool:
+    """A bot spec with a budget in seconds (``ismcts:2s``).
+
+    >>> _searches_for_a_time("ismcts:2s"), _searches_for_a_time("ismcts:500"), _searches_for_a_time("hard")
+    (True, False, False)
+    """
+    return ":" in name and name.endswith("s")
 
 
 def _saved_header(out: Path | None) -> dict[str, Any] | None:
