@@ -51,6 +51,14 @@ function choiceLabel(game, option, choice) {
   return text === key ? String(choice).replaceAll("_", " ") : text;
 }
 
+const BOT_ORDER = ["heuristic", "easy", "medium", "hard", "random"];
+
+// The bots a seat can be given, strongest-known first; "ismcts" is the command line's name for "hard".
+function offeredBots(bots) {
+  const rank = (bot) => (BOT_ORDER.includes(bot) ? BOT_ORDER.indexOf(bot) : BOT_ORDER.length);
+  return bots.filter((bot) => bot !== "ismcts").sort((a, b) => rank(a) - rank(b));
+}
+
 function botLabel(bot) {
   const key = `bot.${bot}`;
   const text = t(key);
@@ -80,8 +88,7 @@ function seatRow(game, seat) {
     "select",
     { "aria-label": t("common.seat", { n: seat + 1 }), dataset: { testid: `seat-kind-${seat}` } },
     h("option", { value: "human" }, t("lobby.seat_friend")),
-    // "ismcts" is the command line's name for the hard search bot: the list offers it once, as "hard"
-    game.bots.filter((bot) => bot !== "ismcts").map((bot) => h("option", { value: `bot:${bot}` }, botLabel(bot))),
+    offeredBots(game.bots).map((bot) => h("option", { value: `bot:${bot}` }, botLabel(bot))),
   );
   select.value = state.seats[seat];
   select.addEventListener("change", () => {
