@@ -66,6 +66,10 @@ LEVELS: dict[tuple[str, str], Level] = {
     ("lama", "easy"): Level(simulations=30, exploration=0.25, opponents="model"),
     ("lama", "medium"): Level(simulations=200, exploration=0.25, opponents="model"),
     ("lama", "hard"): Level(simulations=1000, exploration=0.25, opponents="model"),
+    # Kamara: a simulation is dearer (a turn of planned play), and its values are sharp win chances
+    ("kamara", "easy"): Level(simulations=10, exploration=0.02),
+    ("kamara", "medium"): Level(simulations=40, exploration=0.02),
+    ("kamara", "hard"): Level(simulations=150, exploration=0.02),
 }
 
 

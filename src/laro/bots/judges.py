@@ -85,6 +85,7 @@ class PlayoutJudge:
 JudgeFactory = Callable[[], Judge]
 _JUDGES: dict[str, str | JudgeFactory] = {
     "lama": "laro.bots.lama_judge:LamaJudge",
+    "kamara": "laro.bots.kamara_judge:KamaraJudge",
 }
 _MADE: dict[str, Judge] = {}
 
