@@ -20,8 +20,8 @@ from laro.core.options import OptionSpec, validate_options
 from laro.core.rng import new_seed
 from laro.games.lama.actions import ACTIONS, LamaAction, action_from_index, parse_action
 from laro.games.lama.cards import CARD_TEXT, COPIES, NUM_KINDS, card_from_text, hand_from_cards
+from laro.games.lama.public import read_public
 from laro.games.lama.sampling import sampler
-from laro.games.lama.scoring import RoundResult
 from laro.games.lama.state import LamaState
 from laro.games.lama.tokens import BOX_BLACK, BOX_WHITE, Supply, Tokens
 
@@ -144,15 +144,7 @@ class LamaGame:
         state.deck = tuple(draw)
         state.draw_pos = 0
         state.discard = tuple(discard)
-        quit_flags = per_seat(data["quit"], "quit", n)
-        state.quit_mask = sum(1 << seat for seat, flag in enumerate(quit_flags) if flag is True)
-        state.scores = tuple(whole_number(s, "scores") for s in per_seat(data["scores"], "scores", n))
-        state.starter = seat_number(data["starter"], n, "starter")
-        last = data.get("last_player")
-        state.last_player = None if last is None else seat_number(last, n, "last_player")
-        last_round = data.get("last_round")
-        state.last_round = None if last_round is None else RoundResult.from_json(last_round)
-        state.winners = tuple(seat_number(s, n, "winners") for s in data.get("winners", []))
+        read_public(state, data, n)
         if state.options["token_supply"] == "boxed":
             state.tokens = tuple(Tokens(**_token_fields(t)) for t in per_seat(data["tokens"], "tokens", n))
             state.supply = Supply(**_token_fields(data["supply"], ("white", "black")))

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 from laro.core.checks import per_seat, seat_number, whole_number
 from laro.core.errors import StateError
 from laro.games.lama.cards import COPIES, NUM_KINDS, card_from_text, hand_from_cards
-from laro.games.lama.scoring import RoundResult
+from laro.games.lama.public import read_public
 from laro.games.lama.state import LamaState
 from laro.games.lama.tokens import Supply, Tokens
 
@@ -87,15 +87,7 @@ class _Sampler:
         template.round = whole_number(observation["round"], "round", minimum=1)
         template.discard = tuple(discard)
         template.draw_pos = 0
-        quit_flags = per_seat(observation["quit"], "quit", n)
-        template.quit_mask = sum(1 << s for s, flag in enumerate(quit_flags) if flag is True)
-        template.scores = tuple(whole_number(s, "scores") for s in per_seat(observation["scores"], "scores", n))
-        template.starter = seat_number(observation["starter"], n, "starter")
-        last = observation.get("last_player")
-        template.last_player = None if last is None else seat_number(last, n, "last_player")
-        last_round = observation.get("last_round")
-        template.last_round = None if last_round is None else RoundResult.from_json(last_round)
-        template.winners = tuple(seat_number(s, n, "winners") for s in observation["winners"])
+        read_public(template, observation, n)
         if options["token_supply"] == "boxed":
             template.tokens = tuple(Tokens(**t) for t in per_seat(observation["tokens"], "tokens", n))
             template.supply = Supply(**observation["supply"])
