@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import time
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
@@ -69,7 +70,10 @@ def test_a_table_of_bots_runs_at_once_and_stays_readable_when_over(server: Serve
     created = api.create("lama", 3, {"end_score": 15}, {0: "random", 1: "heuristic", 2: "random"})
     assert created.tokens == {}
     summary = wait_for(api, created.id, lambda s: s["status"] == "over")
-    stored = server.stored(created.id)
+    # the last move is stored before anyone hears of it; the store's "finished" mark follows a moment later
+    deadline = time.monotonic() + 10
+    while not (stored := server.stored(created.id)).finished and time.monotonic() < deadline:
+        time.sleep(0.02)
     assert stored.finished and stored.final.is_over
     assert summary["seq"] == len(stored.events) and summary["current_player"] is None
     assert (
