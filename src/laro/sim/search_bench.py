@@ -115,8 +115,9 @@ def _search_memory(observation: JSONDict) -> float:
 
 def bench_tournament_speed(game_name: str, seconds: float = 3.0, players: int = 4) -> Figure:
     """Tournament games per second with two local processes, against the same games on one process: a lineup
-    of one ``heuristic`` and random bots, as many games as one process plays in about ``seconds``."""
-    bots = ("heuristic", *("random",) * (players - 1))
+    of one ``easy`` search bot and ``heuristic`` bots (games long enough that the processes, not the writing of
+    results, set the pace), as many games as one process plays in about ``seconds``."""
+    bots = ("easy", *("heuristic",) * (players - 1))
     probe = bench_tournament(game_name, bots, games=2 * players)
     games = max(4 * players, players * round(probe.one_process * seconds / players))
     measured = bench_tournament(game_name, bots, games=games)
