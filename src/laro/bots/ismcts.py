@@ -22,11 +22,11 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import TypeVar, cast
 
 from laro.bots.judges import Judge, judge_for
 from laro.core.errors import LaroError
-from laro.core.game import Action, GameState, JSONDict
+from laro.core.game import Action, Game, GameState, JSONDict
 from laro.core.registry import get_game
 
 __all__ = [
@@ -48,12 +48,14 @@ A = TypeVar("A", bound=Action)
 
 @dataclass(frozen=True, slots=True)
 class Level:
-    """A named strength: simulations per decision, UCT's exploration constant, and whether the other seats are
-    searched in the tree or played by the judge's model of them."""
+    """A named strength: simulations per decision, UCT's exploration constant, whether the other seats are
+    searched in the tree or played by the judge's model of them, and how many of the bot's own decisions in a
+    row the tree holds (``None``: no limit; below that the judge plays on)."""
 
     simulations: int
     exploration: float = 0.7
     opponents: str = "tree"
+    depth: int | None = None
 
 
 # (game or "*", level) -> settings; a game may tune its own
@@ -119,12 +121,15 @@ class IsmctsBot:
         exploration: float | None = None,
         opponents: str | None = None,
         name: str = "ismcts",
+        depth: int | None = None,
     ) -> None:
         level_of("*", level)  # a clear error now, not at the first move
         if simulations is not None and simulations < 1:
             raise ValueError(f"simulations must be at least 1; got {simulations}")
         if seconds is not None and seconds <= 0:
             raise ValueError(f"seconds must be positive; got {seconds}")
+        if depth is not None and depth < 1:
+            raise ValueError(f"the tree holds at least the decision at hand; got depth {depth}")
         if opponents not in (None, "tree", "model"):
             raise ValueError(f"other seats are searched in the 'tree' or played by the 'model'; got {opponents!r}")
         self.name = name
@@ -133,7 +138,9 @@ class IsmctsBot:
         self.seconds = seconds
         self.exploration = exploration
         self.opponents = opponents
+        self.depth = depth
         self.stats = SearchStats()
+        self.memory: dict[object, object] = {}  # what the judge keeps from one decision to the next
 
     def settings(self, game: str) -> Level:
         """This bot's settings for ``game``: its level's, with any explicit choice instead."""
@@ -142,13 +149,16 @@ class IsmctsBot:
             simulations=level.simulations if self.simulations is None else self.simulations,
             exploration=level.exploration if self.exploration is None else self.exploration,
             opponents=level.opponents if self.opponents is None else self.opponents,
+            depth=level.depth if self.depth is None else self.depth,
         )
 
     def choose(self, observation: JSONDict, legal: Sequence[A], rng: random.Random) -> A:
+        game = get_game(observation["game"])
+        judge = judge_for(game)
+        sample = self.determinisations(game, judge, observation)
         if len(legal) == 1:
             return legal[0]
-        game = get_game(observation["game"])
-        root = self.search(game.sampler(observation), judge_for(game), rng, self.settings(game.name))
+        root = self.search(sample, judge, rng, self.settings(game.name))
         by_index = {action.index: action for action in legal}
         ranked = sorted(
             ((node.visits, node.total / max(node.visits, 1), index) for index, node in root.children.items()),
@@ -158,6 +168,14 @@ class IsmctsBot:
             if index in by_index:
                 return by_index[index]
         raise LaroError("the search found none of the legal actions")  # pragma: no cover - samples share them
+
+    def determinisations(self, game: Game, judge: Judge, observation: JSONDict) -> Callable[[random.Random], GameState]:
+        """The sampler of ``observation``'s information set: the game's own, or the judge's when it reads more
+        into what the seat has seen (with what it kept in :attr:`memory` from the seat's earlier decisions)."""
+        reader = getattr(judge, "sampler", None)
+        if reader is None:
+            return game.sampler(observation)
+        return cast(Callable[[random.Random], GameState], reader(game, observation, self.memory))
 
     def search(
         self, sample: Callable[[random.Random], GameState], judge: Judge, rng: random.Random, settings: Level
@@ -189,6 +207,7 @@ class IsmctsBot:
         log = math.log
         sqrt = math.sqrt
         c = settings.exploration
+        depth = settings.depth or 1 << 30  # own decisions the tree may still hold
         while (player := state.current_player) is not None:
             children = node.children
             if modelled and player != me:  # another seat moves as the judge's model says
@@ -196,6 +215,10 @@ class IsmctsBot:
                 node = children.get(action.index) or children.setdefault(action.index, Node())
                 state = state.apply(action)
                 continue
+            if player == me:
+                if not depth:
+                    break
+                depth -= 1
             legal = state.legal_actions()
             untried = []
             for action in legal:

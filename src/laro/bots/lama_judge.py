@@ -21,7 +21,7 @@ from __future__ import annotations
 import functools
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import cast
 
 from laro.bots.judges import win_shares
@@ -37,9 +37,12 @@ from laro.bots.lama_heuristic import (
     chain_value,
     is_trailing_in_last_round,
 )
-from laro.core.game import Action, GameState
+from laro.bots.lama_reading import Reading
+from laro.core.game import Action, Game, GameState, JSONDict
 from laro.games.lama.actions import DRAW, PLAY, QUIT
 from laro.games.lama.cards import NUM_KINDS, hand_size, penalty
+from laro.games.lama.game import LamaGame
+from laro.games.lama.sampling import sampler as lama_sampler
 from laro.games.lama.scoring import score_round
 from laro.games.lama.state import LamaState
 
@@ -54,8 +57,21 @@ _DRAW, _QUIT = -2, -3
 class LamaJudge:
     """Playouts to the round's end (see the module docstring)."""
 
-    def __init__(self, randomness: float = 0.0) -> None:
+    def __init__(self, randomness: float = 0.0, reading: bool = True) -> None:
         self.randomness = randomness  # the share of playout moves made at random
+        self.reading = reading  # deal the other hands as their draws and quits tell
+
+    def sampler(
+        self, game: Game, observation: JSONDict, memory: dict[object, object]
+    ) -> Callable[[random.Random], GameState]:
+        """Determinisations of ``observation`` that follow the seat's :class:`Reading` of the other hands,
+        carried in ``memory`` from the seat's earlier decisions."""
+        key = ("lama reading", observation["seat"])
+        previous = memory.get(key)
+        reading = Reading.follow(previous if isinstance(previous, Reading) else None, observation)
+        memory[key] = reading
+        excluded = reading.excluded if self.reading and reading is not None else None
+        return lama_sampler(cast(LamaGame, game), observation, excluded if excluded and any(excluded) else None)
 
     def playout(self, state: GameState, rng: random.Random) -> Sequence[float]:
         lama = cast(LamaState, state)
@@ -73,15 +89,14 @@ class LamaJudge:
         """The playout's move for the seat to act."""
         lama = cast(LamaState, state)
         seat: int = lama.current_player  # type: ignore[assignment]  # the caller plays on only while not over
-        hands = lama.hands
         card = self._move(
             seat,
-            hands,
-            [hand_size(hand) for hand in hands],
+            lama.hands,
+            None,
             lama.discard[-1],
             lama.quit_mask,
             lama.draw_pos < len(lama.deck),
-            _leaning(lama),
+            _leaning_of(lama.scores, lama.options["end_score"]),
             rng,
         )
         return DRAW if card == _DRAW else QUIT if card == _QUIT else PLAY[card]
@@ -125,14 +140,15 @@ class LamaJudge:
         self,
         seat: int,
         hands: list[int],
-        sizes: list[int],
+        sizes: list[int] | None,
         top: int,
         quit_mask: int,
         cards_left: bool,
         leaning: tuple[float, ...],
         rng: random.Random,
     ) -> int:
-        """The playout's move: a card to play, :data:`_DRAW` or :data:`_QUIT`."""
+        """The playout's move: a card to play, :data:`_DRAW` or :data:`_QUIT` (``sizes``: the hands' sizes, or
+        ``None`` to count them when needed)."""
         hand = hands[seat]
         following = _NEXT[top]
         same = (hand >> _SHIFT[top]) & 15
@@ -148,12 +164,14 @@ class LamaJudge:
             if can_draw:
                 choices.append(_DRAW)
             return choices[int(rng.random() * len(choices))]
-        if same and after:
-            counts = [(hand >> shift) & 15 for shift in _SHIFT]
-            opponents = sum(1 for other in range(n) if other != seat and not (quit_mask >> other) & 1)
-            return top if chain_value(counts, top, opponents) > 0.0 else following
-        if same or after:
-            return top if same else following
+        if same:
+            if not after:
+                return top
+            # the seat to move is still in, so the others still in are the seats not quit, but for it
+            opponents = n - 1 - quit_mask.bit_count()
+            return _keeps_chain(hand, top, opponents)
+        if after:
+            return following
         if not can_draw:
             return _QUIT
         opponents = 0
@@ -161,15 +179,34 @@ class LamaJudge:
         for other in range(n):
             if other != seat and not (quit_mask >> other) & 1:
                 opponents += 1
-                if sizes[other] < shortest:
-                    shortest = sizes[other]
-        threshold = QUIT_BASE + QUIT_PER_CARD_HELD * sizes[seat] + QUIT_PER_OPPONENT_IN * opponents
+                size = hand_size(hands[other]) if sizes is None else sizes[other]
+                if size < shortest:
+                    shortest = size
+        held = hand_size(hand) if sizes is None else sizes[seat]
+        threshold = QUIT_BASE + QUIT_PER_CARD_HELD * held + QUIT_PER_OPPONENT_IN * opponents
         threshold += _SHORTEST[shortest] + leaning[seat]
         if (hand >> _SHIFT[_NEXT[following]]) & 15:
             threshold += QUIT_IF_HOLDING_TWO_AHEAD
         if (hand >> _SHIFT[_NEXT[_NEXT[following]]]) & 15:
             threshold += QUIT_IF_HOLDING_THREE_AHEAD
         return _DRAW if penalty(hand) > threshold else _QUIT
+
+
+_CHAINS: dict[int, int] = {}
+_CHAINS_KEPT = 1 << 16
+
+
+def _keeps_chain(hand: int, top: int, opponents: int) -> int:
+    """The card the heuristic plays holding both the top's value and the next: the top's to keep the chain,
+    else the next (remembered per hand, top and number of opponents: the same few come up again and again)."""
+    key = (hand << 7) | (top << 3) | opponents
+    card = _CHAINS.get(key)
+    if card is None:
+        if len(_CHAINS) >= _CHAINS_KEPT:
+            _CHAINS.clear()
+        counts = [(hand >> shift) & 15 for shift in _SHIFT]
+        card = _CHAINS[key] = top if chain_value(counts, top, opponents) > 0.0 else _NEXT[top]
+    return card
 
 
 def _leaning(lama: LamaState) -> tuple[float, ...]:

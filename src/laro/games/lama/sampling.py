@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from laro.core.checks import per_seat, seat_number, whole_number
@@ -39,11 +39,18 @@ _BIT = tuple(1 << (4 * card) for card in range(NUM_KINDS))
 _new = object.__new__
 
 
-def sampler(game: LamaGame, observation: Mapping[str, Any]) -> Callable[[random.Random], LamaState]:
+def sampler(
+    game: LamaGame, observation: Mapping[str, Any], excluded: Sequence[Sequence[int]] | None = None
+) -> Callable[[random.Random], LamaState]:
     """Determinisations of a seat's ``observation`` (see the module docstring); a malformed observation, or a
-    spectator's, raises :class:`StateError`."""
+    spectator's, raises :class:`StateError`.
+
+    ``excluded`` narrows them with what a reader believes of the other hands: per seat, one mask per card it
+    believes it can name a limit for (bit ``k`` set: that card is not a ``k``). Those cards are dealt first,
+    each from the unseen cards it may be; a card no unseen card fits is dealt from all of them.
+    """
     try:
-        return _Sampler(game, observation).sample
+        return _Sampler(game, observation, excluded).sample
     except StateError:
         raise
     except (KeyError, TypeError, ValueError, AttributeError) as error:
@@ -54,9 +61,11 @@ def sampler(game: LamaGame, observation: Mapping[str, Any]) -> Callable[[random.
 class _Sampler:
     """The known parts of a state, read once; :meth:`sample` deals the unknown cards anew on every call."""
 
-    __slots__ = ("hand", "seat", "sizes", "template", "unknown")
+    __slots__ = ("counts", "hand", "limits", "seat", "sizes", "template", "unknown")
 
-    def __init__(self, game: LamaGame, observation: Mapping[str, Any]) -> None:
+    def __init__(
+        self, game: LamaGame, observation: Mapping[str, Any], excluded: Sequence[Sequence[int]] | None
+    ) -> None:
         if observation.get("game") != "lama":
             raise StateError(f"this is a {observation.get('game')!r} observation, not L.A.M.A.")
         if observation.get("seat") is None:
@@ -100,22 +109,28 @@ class _Sampler:
         self.hand = hand_from_cards(own)
         self.sizes = sizes
         self.unknown = unknown
+        self.counts = [left[card] for card in range(NUM_KINDS)]
+        self.limits = _limits(excluded, sizes, seat) if excluded else ()
 
     def sample(self, rng: random.Random) -> LamaState:
         """One determinisation: the unseen cards dealt at random, a fresh seed for later rounds."""
-        cards = self.unknown.copy()
         rnd = rng.random
+        if self.limits:
+            cards, dealt, sizes = self._deal_limited(rnd)
+        else:
+            cards, dealt, sizes = self.unknown.copy(), None, self.sizes
         for i in range(len(cards) - 1, 0, -1):  # Fisher-Yates on random(): twice as fast as rng.shuffle here
             j = int(rnd() * (i + 1))
             cards[i], cards[j] = cards[j], cards[i]
         bit = _BIT.__getitem__
         hands = []
         start = 0
-        for seat, size in enumerate(self.sizes):
+        for seat, size in enumerate(sizes):
             if seat == self.seat:
                 hands.append(self.hand)
                 continue
-            hands.append(sum(map(bit, cards[start : start + size])))
+            hand = sum(map(bit, cards[start : start + size]))
+            hands.append(hand if dealt is None else hand + dealt[seat])
             start += size
         template = self.template
         state = _new(LamaState)
@@ -142,3 +157,50 @@ class _Sampler:
         else:
             state._set_legal()
         return state
+
+    def _deal_limited(self, rnd: Callable[[], float]) -> tuple[list[int], list[int], list[int]]:
+        """Deal the cards with limits first, each from the unseen cards it may be; the rest of the unseen cards,
+        and the seats' hand sizes still to fill."""
+        counts = self.counts.copy()
+        dealt = [0] * len(self.sizes)
+        sizes = self.sizes.copy()
+        for seat, kinds in self.limits:
+            total = 0
+            for kind in kinds:
+                total += counts[kind]
+            if not total:  # nothing unseen fits: the belief was wrong, any card will do
+                kinds = _ALL_KINDS
+                total = sum(counts)
+            pick = int(rnd() * total)
+            for kind in kinds:
+                pick -= counts[kind]
+                if pick < 0:
+                    break
+            counts[kind] -= 1
+            dealt[seat] += _BIT[kind]
+            sizes[seat] -= 1
+        cards = [kind for kind in _ALL_KINDS for _ in range(counts[kind])]
+        return cards, dealt, sizes
+
+
+_ALL_KINDS = tuple(range(NUM_KINDS))
+
+
+def _limits(
+    excluded: Sequence[Sequence[int]], sizes: Sequence[int], seat: int
+) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """(seat, kinds it may be) for every limited card of the other seats, the narrowest first."""
+    if len(excluded) != len(sizes):
+        raise StateError("the limits name a different number of seats")
+    limits = []
+    for other, masks in enumerate(excluded):
+        if other == seat or not masks:
+            continue
+        if len(masks) > sizes[other]:
+            raise StateError(f"seat {other} holds {sizes[other]} cards, not {len(masks)}")
+        for mask in masks:
+            kinds = tuple(kind for kind in _ALL_KINDS if not (mask >> kind) & 1)
+            if len(kinds) < NUM_KINDS:
+                limits.append((other, kinds))
+    limits.sort(key=lambda limit: len(limit[1]))
+    return tuple(limits)
