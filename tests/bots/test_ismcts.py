@@ -8,9 +8,10 @@ import pytest
 
 import laro
 from laro.bots import BotError, get_bot, list_bots
-from laro.bots.ismcts import LEVELS, IsmctsBot, level_of, parse_budget
+from laro.bots.ismcts import LEVELS, IsmctsBot, Level, level_of, parse_budget
 from laro.bots.judges import PlayoutJudge, judge_for, rank_values, win_shares
 from laro.games.lama import GAME as LAMA
+from laro.games.lama.actions import ACTIONS
 
 
 def _midgame(name: str, players: int, seed: int, moves: int) -> laro.GameState:
@@ -158,3 +159,36 @@ def test_the_lama_playout_policy_is_the_heuristic() -> None:
             compared += 1
             state = state.apply(expected)
     assert compared > 2000
+
+
+class _DrawPays:
+    """A judge whose model quits, and whose playouts favour a state where a card was drawn by ``gain``, with a
+    noise that depends on the hidden cards (the same for every action from one determinisation)."""
+
+    def __init__(self, gain: float) -> None:
+        self.gain = gain
+
+    def policy(self, state: laro.GameState, rng: random.Random) -> laro.Action:
+        return next(action for action in state.legal_actions() if str(action) == "quit")
+
+    def playout(self, state: laro.GameState, rng: random.Random) -> list[float]:
+        drew = getattr(state, "draw_pos", 0) > 0  # a determinisation deals the draw pile from position 0
+        noise = hash(state.deck) % 1000 / 2000  # type: ignore[attr-defined]
+        return [noise + (self.gain if drew else 0.0)] * state.num_players
+
+
+def _paired_choice(gain: float) -> str:
+    state = LAMA.new_game(3, seed=2)
+    seat = state.current_player or 0
+    bot = IsmctsBot(level="hard")
+    settings = Level(simulations=600, confidence=2.0)
+    bot.search(LAMA.sampler(state.observation(seat)), _DrawPays(gain), random.Random(1), settings)
+    assert bot.stats.simulations >= 600
+    assert {text for text, _, _ in bot.stats.actions} == {str(a.index) for a in state.legal_actions()}
+    assert bot.preferred is not None
+    return ACTIONS[bot.preferred].text
+
+
+def test_the_paired_search_keeps_the_judges_move_without_a_real_gain() -> None:
+    assert _paired_choice(0.0) == "quit"  # the same noise after every action: nothing to gain
+    assert _paired_choice(0.02) == "draw"  # a gain far below the noise, but the same in every pair

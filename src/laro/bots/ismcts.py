@@ -50,12 +50,19 @@ A = TypeVar("A", bound=Action)
 class Level:
     """A named strength: simulations per decision, UCT's exploration constant, whether the other seats are
     searched in the tree or played by the judge's model of them, and how many of the bot's own decisions in a
-    row the tree holds (``None``: no limit; below that the judge plays on)."""
+    row the tree holds (``None``: no limit; below that the judge plays on).
+
+    With a ``confidence``, the search is *paired* instead: every determinisation is played out from every
+    action at hand (the same hidden hands, the same draw pile), the judge plays on from there, and the bot keeps
+    the judge's own move unless another action beats it on average by more than ``confidence`` standard errors
+    of the paired differences. The comparison is exact where the samples agree and only their spread is noise,
+    so the judge's good default is left only for a real gain."""
 
     simulations: int
     exploration: float = 0.7
     opponents: str = "tree"
     depth: int | None = None
+    confidence: float | None = None
 
 
 # (game or "*", level) -> settings; a game may tune its own
@@ -67,7 +74,7 @@ LEVELS: dict[tuple[str, str], Level] = {
     # goes to the bot's own choices; a smaller exploration suits values that share 1 among the seats
     ("lama", "easy"): Level(simulations=30, exploration=0.25, opponents="model"),
     ("lama", "medium"): Level(simulations=200, exploration=0.25, opponents="model"),
-    ("lama", "hard"): Level(simulations=1000, exploration=0.25, opponents="model"),
+    ("lama", "hard"): Level(simulations=1000, confidence=2.0),
     # Kamara: a simulation is dearer (a turn of planned play), and its values are sharp win chances
     ("kamara", "easy"): Level(simulations=10, exploration=0.02),
     ("kamara", "medium"): Level(simulations=40, exploration=0.02),
@@ -86,6 +93,9 @@ def level_of(game: str, level: str) -> Level:
         names = sorted({name for _, name in LEVELS})
         raise ValueError(f"no ISMCTS level {level!r}; levels: {', '.join(names)}")
     return found
+
+
+_FEWEST_PAIRS = 8  # a paired comparison needs this many samples before its spread means anything
 
 
 class Node:
@@ -140,6 +150,7 @@ class IsmctsBot:
         self.opponents = opponents
         self.depth = depth
         self.stats = SearchStats()
+        self.preferred: int | None = None  # the paired search's choice
         self.memory: dict[object, object] = {}  # what the judge keeps from one decision to the next
 
     def settings(self, game: str) -> Level:
@@ -150,6 +161,7 @@ class IsmctsBot:
             exploration=level.exploration if self.exploration is None else self.exploration,
             opponents=level.opponents if self.opponents is None else self.opponents,
             depth=level.depth if self.depth is None else self.depth,
+            confidence=level.confidence,
         )
 
     def choose(self, observation: JSONDict, legal: Sequence[A], rng: random.Random) -> A:
@@ -160,6 +172,8 @@ class IsmctsBot:
             return legal[0]
         root = self.search(sample, judge, rng, self.settings(game.name))
         by_index = {action.index: action for action in legal}
+        if self.preferred in by_index:
+            return by_index[self.preferred]
         ranked = sorted(
             ((node.visits, node.total / max(node.visits, 1), index) for index, node in root.children.items()),
             reverse=True,
@@ -185,19 +199,73 @@ class IsmctsBot:
         start = time.perf_counter()
         deadline = None if self.seconds is None else start + self.seconds
         limit = settings.simulations if deadline is None else 1 << 62
-        simulate = self._simulate
-        done = 0
-        while done < limit:
-            simulate(root, sample(rng), judge, rng, settings)
-            done += 1
-            if deadline is not None and not done & 15 and time.perf_counter() >= deadline:
-                break
+        self.preferred = None
+        if settings.confidence is not None:
+            done = self._compare(root, sample, judge, rng, settings.confidence, limit, deadline)
+        else:
+            simulate = self._simulate
+            done = 0
+            while done < limit:
+                simulate(root, sample(rng), judge, rng, settings)
+                done += 1
+                if deadline is not None and not done & 15 and time.perf_counter() >= deadline:
+                    break
         seconds = time.perf_counter() - start
         actions = tuple(
             (str(index), node.visits, node.total / max(node.visits, 1)) for index, node in root.children.items()
         )
         self.stats = SearchStats(done, seconds, actions)
         return root
+
+    def _compare(
+        self,
+        root: Node,
+        sample: Callable[[random.Random], GameState],
+        judge: Judge,
+        rng: random.Random,
+        confidence: float,
+        limit: int,
+        deadline: float | None,
+    ) -> int:
+        """The paired search (see :class:`Level`): playouts of every action at hand from the same samples; sets
+        :attr:`preferred` and returns the number of playouts."""
+        default: int | None = None
+        gains: dict[int, list[float]] = {}  # action -> [pairs, summed gain, summed squared gain] over the default
+        done = 0
+        me: int | None = None
+        while done < limit:
+            state = sample(rng)
+            if default is None:
+                me = state.current_player
+                default = judge.policy(state, rng).index
+            values: dict[int, float] = {}
+            for action in state.legal_actions():
+                value = judge.playout(state.apply(action), rng)[me]  # type: ignore[index]
+                child = root.children.get(action.index) or root.children.setdefault(action.index, Node())
+                child.visits += 1
+                child.total += value
+                values[action.index] = value
+            done += len(values)
+            base = values.get(default)
+            if base is not None:
+                for index, value in values.items():
+                    gain = value - base
+                    paired = gains.setdefault(index, [0.0, 0.0, 0.0])
+                    paired[0] += 1.0
+                    paired[1] += gain
+                    paired[2] += gain * gain
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
+        self.preferred = default
+        best = 0.0
+        for index, (pairs, total, squares) in gains.items():
+            if pairs < _FEWEST_PAIRS:
+                continue
+            mean = total / pairs
+            spread = math.sqrt(max(squares / pairs - mean * mean, 0.0) / pairs)
+            if mean > best and mean > confidence * spread:
+                self.preferred, best = index, mean
+        return done
 
     def _simulate(self, root: Node, state: GameState, judge: Judge, rng: random.Random, settings: Level) -> None:
         me = state.current_player

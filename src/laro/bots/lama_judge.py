@@ -115,8 +115,15 @@ class LamaJudge:
         top = lama.discard[-1]
         seat: int = lama.current_player  # type: ignore[assignment]  # checked by the caller
         leaning = _leaning(lama)
+        exact = not self.randomness
         while True:
-            card = move(seat, hands, sizes, top, quit_mask, position < end, leaning, rng)
+            hand = hands[seat]
+            same = (hand >> _SHIFT[top]) & 15
+            after = (hand >> _SHIFT[_NEXT[top]]) & 15
+            if exact and (same or after) and not (same and after):  # one card fits: play it (the common case)
+                card = top if same else _NEXT[top]
+            else:
+                card = move(seat, hands, sizes, top, quit_mask, position < end, leaning, rng)
             if card >= 0:  # play it
                 hands[seat] -= 1 << _SHIFT[card]
                 sizes[seat] -= 1
