@@ -192,3 +192,24 @@ def _paired_choice(gain: float) -> str:
 def test_the_paired_search_keeps_the_judges_move_without_a_real_gain() -> None:
     assert _paired_choice(0.0) == "quit"  # the same noise after every action: nothing to gain
     assert _paired_choice(0.02) == "draw"  # a gain far below the noise, but the same in every pair
+
+
+class _NoisyDrawPays(_DrawPays):
+    """Like :class:`_DrawPays`, but every playout has a noise of its own: the gain shows only over many pairs."""
+
+    def playout(self, state: laro.GameState, rng: random.Random) -> list[float]:
+        drew = getattr(state, "draw_pos", 0) > 0
+        return [rng.random() * 0.5 + (self.gain if drew else 0.0)] * state.num_players
+
+
+def test_a_close_call_gets_more_simulations() -> None:
+    state = LAMA.new_game(3, seed=2)
+    sample = LAMA.sampler(state.observation(state.current_player or 0))
+    bot = IsmctsBot(level="hard")
+    bot.search(sample, _NoisyDrawPays(0.03), random.Random(3), Level(simulations=600, confidence=2.0))
+    assert bot.stats.simulations < 700 and ACTIONS[bot.preferred or 0].text == "quit"  # not yet beyond doubt
+    close = Level(simulations=600, confidence=2.0, close_calls=9000)
+    bot.search(sample, _NoisyDrawPays(0.03), random.Random(3), close)
+    assert 700 < bot.stats.simulations <= 9000 + 3 and ACTIONS[bot.preferred or 0].text == "draw"
+    bot.search(sample, _NoisyDrawPays(0.0), random.Random(3), close)
+    assert bot.stats.simulations < 9000  # no gain in sight: no more than a close call needs

@@ -56,13 +56,15 @@ class Level:
     action at hand (the same hidden hands, the same draw pile), the judge plays on from there, and the bot keeps
     the judge's own move unless another action beats it on average by more than ``confidence`` standard errors
     of the paired differences. The comparison is exact where the samples agree and only their spread is noise,
-    so the judge's good default is left only for a real gain."""
+    so the judge's good default is left only for a real gain. A close call (an action ahead of the default by
+    more than half that margin, but not by all of it) gets more simulations, up to ``close_calls`` in all."""
 
     simulations: int
     exploration: float = 0.7
     opponents: str = "tree"
     depth: int | None = None
     confidence: float | None = None
+    close_calls: int | None = None
 
 
 # (game or "*", level) -> settings; a game may tune its own
@@ -71,14 +73,16 @@ LEVELS: dict[tuple[str, str], Level] = {
     ("*", "medium"): Level(simulations=300),
     ("*", "hard"): Level(simulations=1000),
     # L.A.M.A.: the other seats move as the heuristic would (the judge's model), so that every simulation
-    # goes to the bot's own choices; a smaller exploration suits values that share 1 among the seats
+    # goes to the bot's own choices; a smaller exploration suits values that share 1 among the seats. Where a
+    # game's judge models good play, ``hard`` is the paired search: the judge's move unless another is better
+    # beyond doubt (a tree search leaves a good default on noise too often to beat it)
     ("lama", "easy"): Level(simulations=30, exploration=0.25, opponents="model"),
     ("lama", "medium"): Level(simulations=200, exploration=0.25, opponents="model"),
-    ("lama", "hard"): Level(simulations=1000, confidence=2.0),
+    ("lama", "hard"): Level(simulations=1000, confidence=2.0, close_calls=4500),
     # Kamara: a simulation is dearer (a turn of planned play), and its values are sharp win chances
     ("kamara", "easy"): Level(simulations=10, exploration=0.02),
     ("kamara", "medium"): Level(simulations=40, exploration=0.02),
-    ("kamara", "hard"): Level(simulations=150, exploration=0.02),
+    ("kamara", "hard"): Level(simulations=200, confidence=2.0),
 }
 
 
@@ -96,6 +100,7 @@ def level_of(game: str, level: str) -> Level:
 
 
 _FEWEST_PAIRS = 8  # a paired comparison needs this many samples before its spread means anything
+_MORE = 300  # simulations added at a time to a close call
 
 
 class Node:
@@ -162,6 +167,7 @@ class IsmctsBot:
             opponents=level.opponents if self.opponents is None else self.opponents,
             depth=level.depth if self.depth is None else self.depth,
             confidence=level.confidence,
+            close_calls=level.close_calls,
         )
 
     def choose(self, observation: JSONDict, legal: Sequence[A], rng: random.Random) -> A:
@@ -201,7 +207,7 @@ class IsmctsBot:
         limit = settings.simulations if deadline is None else 1 << 62
         self.preferred = None
         if settings.confidence is not None:
-            done = self._compare(root, sample, judge, rng, settings.confidence, limit, deadline)
+            done = self._compare(root, sample, judge, rng, settings, limit, deadline)
         else:
             simulate = self._simulate
             done = 0
@@ -223,17 +229,24 @@ class IsmctsBot:
         sample: Callable[[random.Random], GameState],
         judge: Judge,
         rng: random.Random,
-        confidence: float,
+        settings: Level,
         limit: int,
         deadline: float | None,
     ) -> int:
         """The paired search (see :class:`Level`): playouts of every action at hand from the same samples; sets
         :attr:`preferred` and returns the number of playouts."""
+        confidence: float = settings.confidence  # type: ignore[assignment]  # the caller checked
+        most = max(limit, settings.close_calls or 0) if deadline is None else limit
         default: int | None = None
         gains: dict[int, list[float]] = {}  # action -> [pairs, summed gain, summed squared gain] over the default
         done = 0
         me: int | None = None
-        while done < limit:
+        while True:
+            if done >= limit:  # the budget is spent: a close call may have more, up to ``most``
+                preferred, strongest = _verdict(gains, default, confidence)
+                if preferred != default or strongest < confidence / 2 or done >= most:
+                    break
+                limit = min(most, done + _MORE)
             state = sample(rng)
             if default is None:
                 me = state.current_player
@@ -255,16 +268,9 @@ class IsmctsBot:
                     paired[1] += gain
                     paired[2] += gain * gain
             if deadline is not None and time.perf_counter() >= deadline:
+                preferred, _ = _verdict(gains, default, confidence)
                 break
-        self.preferred = default
-        best = 0.0
-        for index, (pairs, total, squares) in gains.items():
-            if pairs < _FEWEST_PAIRS:
-                continue
-            mean = total / pairs
-            spread = math.sqrt(max(squares / pairs - mean * mean, 0.0) / pairs)
-            if mean > best and mean > confidence * spread:
-                self.preferred, best = index, mean
+        self.preferred = preferred
         return done
 
     def _simulate(self, root: Node, state: GameState, judge: Judge, rng: random.Random, settings: Level) -> None:
@@ -313,6 +319,26 @@ class IsmctsBot:
         for visited, player in path:
             visited.visits += 1
             visited.total += values[player]
+
+
+def _verdict(gains: dict[int, list[float]], default: int | None, confidence: float) -> tuple[int | None, float]:
+    """The paired search's choice: the action whose mean gain over ``default`` is largest among those above
+    ``confidence`` standard errors (else ``default``), and the largest gain in standard errors."""
+    preferred = default
+    best = 0.0
+    strongest = 0.0
+    for index, (pairs, total, squares) in gains.items():
+        if pairs < _FEWEST_PAIRS:
+            continue
+        mean = total / pairs
+        spread = math.sqrt(max(squares / pairs - mean * mean, 0.0) / pairs)
+        if mean <= 0.0:
+            continue
+        strength = mean / spread if spread else math.inf
+        strongest = max(strongest, strength)
+        if mean > best and strength > confidence:
+            preferred, best = index, mean
+    return preferred, strongest
 
 
 def parse_budget(text: str) -> tuple[int | None, float | None]:

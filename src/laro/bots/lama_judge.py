@@ -231,8 +231,10 @@ def _leaning_of(scores: tuple[int, ...], end_score: int) -> tuple[float, ...]:
     )
 
 
-POINTS_PER_ROUND = 12.0  # roughly what the worst-off seat adds in a round
-SPREAD_PER_ROUND = 7.0  # roughly how much the seats' totals drift apart in one round
+# Fitted by maximum likelihood to who won 6,000 four-player games of heuristic bots, from the totals at every
+# round's end (log-likelihood per position -1.237, against -1.287 for the earlier guesses of 12 and 7)
+POINTS_PER_ROUND = 6.0  # the end score's distance, in these, counts the rounds left
+SPREAD_PER_ROUND = 10.0  # the softmax's temperature with one round left, in points
 
 
 def _win_chances(scores: Sequence[int], end_score: int) -> list[float]:
