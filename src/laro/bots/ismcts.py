@@ -56,7 +56,8 @@ class Level:
     action at hand (the same hidden hands, the same draw pile), the judge plays on from there, and the bot keeps
     the judge's own move unless another action beats it on average by more than ``confidence`` standard errors
     of the paired differences. The comparison is exact where the samples agree and only their spread is noise,
-    so the judge's good default is left only for a real gain. A close call (an action ahead of the default by
+    so the judge's good default is left only for a real gain. A judge may name the moves worth comparing (its
+    ``candidates``: its own move first) and look further ahead to compare them (its ``lookahead``). A close call (an action ahead of the default by
     more than half that margin, but not by all of it) gets more simulations, up to ``close_calls`` in all."""
 
     simulations: int
@@ -82,7 +83,9 @@ LEVELS: dict[tuple[str, str], Level] = {
     # Kamara: a simulation is dearer (a turn of planned play), and its values are sharp win chances
     ("kamara", "easy"): Level(simulations=10, exploration=0.02),
     ("kamara", "medium"): Level(simulations=40, exploration=0.02),
-    ("kamara", "hard"): Level(simulations=200, confidence=2.0),
+    # hard: the heuristic's own move, but its card renewals weighed against keeping the card over four turns
+    # of play (the judge's candidates and lookahead), 30 pairs each; the better on average is played
+    ("kamara", "hard"): Level(simulations=60, confidence=0.0),
 }
 
 
@@ -176,7 +179,15 @@ class IsmctsBot:
         sample = self.determinisations(game, judge, observation)
         if len(legal) == 1:
             return legal[0]
-        root = self.search(sample, judge, rng, self.settings(game.name))
+        settings = self.settings(game.name)
+        shortlist = None
+        candidates = getattr(judge, "candidates", None)
+        if settings.confidence is not None and candidates is not None:  # the judge names the moves worth comparing
+            shortlist = tuple(action.index for action in candidates(observation, legal, rng))
+            if len(shortlist) == 1:
+                self.stats = SearchStats()
+                return next(action for action in legal if action.index == shortlist[0])
+        root = self.search(sample, judge, rng, settings, shortlist)
         by_index = {action.index: action for action in legal}
         if self.preferred in by_index:
             return by_index[self.preferred]
@@ -198,16 +209,22 @@ class IsmctsBot:
         return cast(Callable[[random.Random], GameState], reader(game, observation, self.memory))
 
     def search(
-        self, sample: Callable[[random.Random], GameState], judge: Judge, rng: random.Random, settings: Level
+        self,
+        sample: Callable[[random.Random], GameState],
+        judge: Judge,
+        rng: random.Random,
+        settings: Level,
+        shortlist: tuple[int, ...] | None = None,
     ) -> Node:
-        """Run the budget's simulations from the information set ``sample`` draws from; the tree's root."""
+        """Run the budget's simulations from the information set ``sample`` draws from; the tree's root. The
+        paired search compares only the actions in ``shortlist`` (the default first) when one is given."""
         root = Node()
         start = time.perf_counter()
         deadline = None if self.seconds is None else start + self.seconds
         limit = settings.simulations if deadline is None else 1 << 62
         self.preferred = None
         if settings.confidence is not None:
-            done = self._compare(root, sample, judge, rng, settings, limit, deadline)
+            done = self._compare(root, sample, judge, rng, settings, limit, deadline, shortlist)
         else:
             simulate = self._simulate
             done = 0
@@ -232,12 +249,14 @@ class IsmctsBot:
         settings: Level,
         limit: int,
         deadline: float | None,
+        shortlist: tuple[int, ...] | None,
     ) -> int:
-        """The paired search (see :class:`Level`): playouts of every action at hand from the same samples; sets
-        :attr:`preferred` and returns the number of playouts."""
+        """The paired search (see :class:`Level`): playouts of every action at hand (or in ``shortlist``) from the
+        same samples; sets :attr:`preferred` and returns the number of playouts."""
         confidence: float = settings.confidence  # type: ignore[assignment]  # the caller checked
         most = max(limit, settings.close_calls or 0) if deadline is None else limit
-        default: int | None = None
+        default: int | None = None if shortlist is None else shortlist[0]
+        play_on = getattr(judge, "lookahead", judge.playout)  # a judge may look further to compare a few moves
         gains: dict[int, list[float]] = {}  # action -> [pairs, summed gain, summed squared gain] over the default
         done = 0
         me: int | None = None
@@ -248,12 +267,14 @@ class IsmctsBot:
                     break
                 limit = min(most, done + _MORE)
             state = sample(rng)
+            me = state.current_player
             if default is None:
-                me = state.current_player
                 default = judge.policy(state, rng).index
             values: dict[int, float] = {}
             for action in state.legal_actions():
-                value = judge.playout(state.apply(action), rng)[me]  # type: ignore[index]
+                if shortlist is not None and action.index not in shortlist:
+                    continue
+                value = play_on(state.apply(action), rng)[me]  # type: ignore[index]
                 child = root.children.get(action.index) or root.children.setdefault(action.index, Node())
                 child.visits += 1
                 child.total += value

@@ -33,6 +33,14 @@ class Judge(Protocol):
         ...
 
 
+# A judge may also offer, and the search then uses:
+#   sampler(game, observation, memory) -> (rng -> state): determinisations that read more into what the seat has
+#       seen, with ``memory`` (a dict) kept from one of the seat's decisions to the next;
+#   candidates(observation, legal, rng) -> actions: for the paired search, its own move first and the others
+#       worth comparing with it (the rest are not searched);
+#   lookahead(state, rng) -> values: for the paired search, values that look further ahead than a playout.
+
+
 def win_shares(state: GameState) -> tuple[float, ...]:
     """Each seat's share of the win of a finished game (a shared win is split).
 

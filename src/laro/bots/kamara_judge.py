@@ -30,18 +30,20 @@ import math
 import random
 from collections.abc import Sequence
 from itertools import pairwise, permutations
-from typing import cast
+from typing import TypeVar, cast
 
 from laro.bots import kamara_heuristic
 from laro.bots.judges import win_shares
 from laro.bots.kamara_planning import INF, Board, Choices, Situation, board_of, route, tour
-from laro.core.game import Action, GameState
-from laro.games.kamara.actions import DIWA, KEEP, KamaraAction
+from laro.core.game import Action, GameState, JSONDict
+from laro.games.kamara.actions import DIWA, EXCHANGE, KEEP, KamaraAction
 from laro.games.kamara.chamber import CENTRE, POSITION_SLOT
 from laro.games.kamara.components import CARD_IDS, EFFECTS
 from laro.games.kamara.state import KamaraState
 
-__all__ = ["KamaraJudge"]
+__all__ = ["KamaraJudge", "play_on"]
+
+A = TypeVar("A", bound=Action)
 
 _PITIK = EFFECTS.index("pitik")
 _SIGLA = EFFECTS.index("sigla")
@@ -156,6 +158,7 @@ class KamaraJudge:
     ``turns``: how many turns a playout plays (the current one counts). ``fresh``: the actions a new card is
     reckoned to cost, match included. ``hopeless``: a card whose tour costs more is renewed. ``temperature``:
     the soft-min's width, in turns. ``randomness``: the share of the model's moves that are random.
+    ``horizon``: the turns a :meth:`lookahead` plays.
     """
 
     def __init__(
@@ -167,8 +170,11 @@ class KamaraJudge:
         public: dict[str, float] | None = None,
         own: dict[str, float] | None = None,
         waiting: float = 0.0,
+        horizon: int = 4,
     ) -> None:
         self.waiting = waiting
+        self.horizon = horizon
+        self.heuristic = kamara_heuristic.KamaraHeuristicBot()
         self.public = dict.fromkeys(_OWN, 0.0) | (_PUBLIC if public is None else public)
         self.own = dict.fromkeys(_OWN, 0.0) | (_OWN if own is None else own)
         self.turns = turns
@@ -265,6 +271,24 @@ class KamaraJudge:
             odds = own[seat] - math.log(max(total - exps[seat], 1e-12))
             values.append(1.0 / (1.0 + math.exp(-sharpness * odds)))
         return values
+
+    # -- the paired search's comparisons -------------------------------------------------------------------
+
+    def candidates(self, observation: JSONDict, legal: Sequence[A], rng: random.Random) -> list[A]:
+        """The moves the paired search compares: the ``heuristic`` bot's own, and, when that renews the card
+        (an Exchange, the decision it takes on the least evidence), the move it would make keeping the card.
+        Every other move is a step of its planned tour, which searching only adds noise to."""
+        planned = self.heuristic.choose(observation, legal, rng)
+        if cast(KamaraAction, planned).kind != EXCHANGE or observation["pending"] is not None:
+            return [planned]
+        kept = [action for action in legal if cast(KamaraAction, action).kind != EXCHANGE]
+        return [planned, self.heuristic.choose(observation, kept, rng)] if kept else [planned]
+
+    def lookahead(self, state: GameState, rng: random.Random) -> Sequence[float]:
+        """Values after :attr:`horizon` turns of the model's play (the one in progress counts): a renewed card is
+        a new draw, whose worth shows only over a few turns."""
+        kamara = play_on(cast(KamaraState, state), self.horizon)
+        return win_shares(kamara) if kamara.current_player is None else self.values(kamara)
 
     # -- the model -----------------------------------------------------------------------------------------
 
@@ -402,3 +426,27 @@ def _begun(state: KamaraState) -> bool:
         or state.green_drawn
         or state.pending is not None
     )
+
+
+_SAFETY = 2_000  # moves: every turn ends within its actions, so a few turns end far sooner
+
+
+def play_on(state: KamaraState, turns: int) -> KamaraState:
+    """The state after ``turns`` turns end (or the game does), every seat moving as the ``heuristic`` bot.
+
+    >>> import laro
+    >>> state = laro.get_game("kamara").new_game(num_players=2, seed=1)
+    >>> play_on(state, 3) is state  # play has not begun: the model plays turns only
+    True
+    """
+    if state.phase != "play":
+        return state
+    ended = 0
+    budget = _SAFETY
+    while ended < turns and state.current_player is not None and budget:
+        player = state.current_player
+        state = state.apply(heuristic_move(state))
+        budget -= 1
+        if state.current_player != player:
+            ended += 1
+    return state
