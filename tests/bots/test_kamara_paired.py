@@ -16,7 +16,7 @@ from laro.games.kamara.state import KamaraState
 KAMARA = laro.get_game("kamara")
 
 
-def _game(bot: laro.Bot, seed: int, players: int = 4) -> tuple[int, int, int]:
+def _game(bot: IsmctsBot, seed: int, players: int = 4) -> tuple[int, int, int]:
     """Seat 0 is ``bot``, the rest heuristic bots: (turn moves where ``bot`` left the heuristic's choice, its
     searched decisions, all its moves)."""
     state = KAMARA.new_game(players, seed=seed, options={"max_rounds": 12})
@@ -32,7 +32,7 @@ def _game(bot: laro.Bot, seed: int, players: int = 4) -> tuple[int, int, int]:
             action = bot.choose(observation, legal, rngs[seat])
             planned = shadow.choose(observation, legal, random.Random(0))
             assert action in legal
-            searched += bool(getattr(bot, "stats").simulations)
+            searched += bool(bot.stats.simulations)
             if action != planned and state.phase == "play":  # setup draws on the rng, the turns do not
                 assert planned.kind == EXCHANGE and action.kind != EXCHANGE
                 left += 1
@@ -46,7 +46,9 @@ def _game(bot: laro.Bot, seed: int, players: int = 4) -> tuple[int, int, int]:
 def test_hard_plays_the_heuristic_but_weighs_its_exchanges() -> None:
     left = searched = moves = 0
     for seed in range(3):
-        game_left, game_searched, game_moves = _game(get_bot("hard", "kamara"), seed)
+        bot = get_bot("hard", "kamara")
+        assert isinstance(bot, IsmctsBot)
+        game_left, game_searched, game_moves = _game(bot, seed)
         left, searched, moves = left + game_left, searched + game_searched, moves + game_moves
     assert moves > 50
     assert 0 < searched < moves / 4  # only the Exchanges are searched
@@ -59,7 +61,7 @@ def test_with_a_wide_margin_hard_is_the_heuristic() -> None:
             return Level(simulations=8, confidence=50.0)
 
     left, searched, moves = _game(Sure(level="hard"), seed=5)
-    assert left == 0 and moves > 20
+    assert left == 0 and searched > 0 and moves > 20
 
 
 def test_the_candidates_are_the_heuristics_move_and_keeping_the_card() -> None:

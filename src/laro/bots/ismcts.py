@@ -52,13 +52,14 @@ class Level:
     searched in the tree or played by the judge's model of them, and how many of the bot's own decisions in a
     row the tree holds (``None``: no limit; below that the judge plays on).
 
-    With a ``confidence``, the search is *paired* instead: every determinisation is played out from every
-    action at hand (the same hidden hands, the same draw pile), the judge plays on from there, and the bot keeps
-    the judge's own move unless another action beats it on average by more than ``confidence`` standard errors
-    of the paired differences. The comparison is exact where the samples agree and only their spread is noise,
-    so the judge's good default is left only for a real gain. A judge may name the moves worth comparing (its
-    ``candidates``: its own move first) and look further ahead to compare them (its ``lookahead``). A close call (an action ahead of the default by
-    more than half that margin, but not by all of it) gets more simulations, up to ``close_calls`` in all."""
+    With a ``confidence``, the search is *paired* instead: every determinisation is played out from every action at
+    hand (the same hidden hands, the same draw pile), the judge plays on from there, and the bot keeps the judge's
+    own move unless another action beats it on average by more than ``confidence`` standard errors of the paired
+    differences. The comparison is exact where the samples agree and only their spread is noise, so the judge's good
+    default is left only for a real gain. A judge may name the moves worth comparing (its ``candidates``: its own
+    move first) and look further ahead to compare them (its ``lookahead``). A close call (an action ahead of the
+    default by more than half that margin, but not by all of it) gets more simulations, up to ``close_calls`` in
+    all."""
 
     simulations: int
     exploration: float = 0.7
