@@ -213,3 +213,13 @@ def test_a_close_call_gets_more_simulations() -> None:
     assert 700 < bot.stats.simulations <= 9000 + 3 and ACTIONS[bot.preferred or 0].text == "draw"
     bot.search(sample, _NoisyDrawPays(0.0), random.Random(3), close)
     assert bot.stats.simulations < 9000  # no gain in sight: no more than a close call needs
+
+
+def test_a_budget_given_is_kept_exactly() -> None:
+    assert IsmctsBot(level="hard").settings("lama").close_calls == level_of("lama", "hard").close_calls
+    assert IsmctsBot(level="hard", simulations=500).settings("lama").close_calls is None
+    state = _midgame("lama", 4, 11, 5)
+    bot = get_bot("ismcts:90", "lama")
+    assert isinstance(bot, IsmctsBot)
+    bot.choose(state.observation(state.current_player or 0), state.legal_actions(), random.Random(2))
+    assert bot.stats.simulations <= 90 + len(state.legal_actions()) - 1  # whole pairs: at most one more sample

@@ -171,7 +171,7 @@ class IsmctsBot:
             opponents=level.opponents if self.opponents is None else self.opponents,
             depth=level.depth if self.depth is None else self.depth,
             confidence=level.confidence,
-            close_calls=level.close_calls,
+            close_calls=level.close_calls if self.simulations is None else None,  # a budget given is kept exactly
         )
 
     def choose(self, observation: JSONDict, legal: Sequence[A], rng: random.Random) -> A:
