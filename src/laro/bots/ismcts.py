@@ -280,7 +280,7 @@ class IsmctsBot:
                 child.visits += 1
                 child.total += value
                 values[action.index] = value
-            done += len(values)
+            done += len(values) or 1  # a sample with none of the shortlist still spends the budget
             base = values.get(default)
             if base is not None:
                 for index, value in values.items():
