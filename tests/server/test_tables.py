@@ -31,3 +31,26 @@ def test_state_text_is_the_state_message(game: str) -> None:
             assert seat is not None
             event = table.act_event(seat, str(rng.choice(table.state.legal_actions())), table.seq)
         table.apply(event)
+
+
+def test_a_bot_seat_keeps_its_bot_and_what_it_remembers() -> None:
+    """The ``hard`` L.A.M.A. bot reads the other hands from the moves it has seen, so a seat keeps one bot for the
+    whole game: its reading follows every round."""
+    table, tokens = Table.create("lama", 3, {}, {1: "hard", 2: "hard"}, seed=5, table_id="t")
+    table.apply(table.join_event(0, tokens[0], "player"))
+    rng = random.Random(2)
+    bots = set()
+    readings = 0
+    for _ in range(120):
+        if table.state.is_over:
+            break
+        if table.bot_to_move():
+            seat = table.state.current_player
+            event = table.make_bot_event()
+            _, bot = table._bots[seat or 0]  # what the seat keeps between its moves
+            bots.add(id(bot))
+            readings += ("lama reading", seat) in getattr(bot, "memory", {})
+        else:
+            event = table.act_event(0, str(rng.choice(table.state.legal_actions())), table.seq)
+        table.apply(event)
+    assert len(bots) == 2 and readings > 10

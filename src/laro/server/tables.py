@@ -23,7 +23,7 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Any
 
-from laro.bots import get_bot, list_bots
+from laro.bots import Bot, get_bot, list_bots
 from laro.core import Game, GameState, JSONDict, LaroError, derive_seed, get_game, new_seed
 from laro.server.store.base import StoredTable, TableMeta, new_table_id
 
@@ -89,6 +89,7 @@ class Table:
         self.updated = meta.created
         self._shared: tuple[Any, str, str] | None = None  # (key, summary JSON, log JSON) of the last change
         self.rematch: str | None = None  # the id of the table where these players play again
+        self._bots: dict[int, tuple[str, Bot]] = {}  # seat -> its bot, kept so that it remembers the game
 
     # -- building ---------------------------------------------------------------------------------------------
 
@@ -279,7 +280,10 @@ class Table:
         assert current is not None
         name = self.seats[current].bot
         assert name is not None
-        bot = get_bot(name, self.game.name)
+        kept = self._bots.get(current)
+        if kept is None or kept[0] != name:
+            kept = self._bots[current] = (name, get_bot(name, self.game.name))
+        bot = kept[1]
         rng = random.Random(derive_seed(self.meta.seed, "bot", current, seq))
         action = bot.choose(state.observation(current), state.legal_actions(), rng)
         return {"seq": seq + 1, "type": "act", "seat": current, "action": str(action)}
