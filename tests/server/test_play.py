@@ -97,8 +97,9 @@ def test_kamara_with_setup_plays_to_the_end(
 
 
 def test_two_clients_acting_at_once_exactly_one_wins_by_seq(server: ServerProcess, api: Api) -> None:
-    """Two connections of the same seat send an action for the same seq at the same moment, turn after turn."""
-    created = api.seated("lama", 2, bots={1: "random"})
+    """Two connections of the same seat send an action for the same seq at the same moment, turn after turn (a
+    game to 200 points: random moves can end a game to 40 before three races, whatever the table's seed)."""
+    created = api.seated("lama", 2, {"end_score": 200}, bots={1: "random"})
 
     async def main() -> int:
         first = await Client.connect(server.ws_base, created.id, created.tokens[0], name="first")
