@@ -65,11 +65,7 @@ def _wrong(board: Board, mask: int) -> tuple[int, ...]:
 
 def _tour(board: Board, square: int, mask: int) -> tuple[int, int]:
     """The tour from ``square`` that flips the tiles at the wrong card positions ``mask`` and matches (cached)."""
-    cache = _TOURS.get(board)
-    if cache is None:
-        if len(_TOURS) >= 512:
-            _TOURS.clear()
-        cache = _TOURS[board] = {}
+    cache = _per_board(_TOURS, board)
     key = (square, mask)
     found = cache.get(key)
     if found is None:
@@ -80,11 +76,7 @@ def _tour(board: Board, square: int, mask: int) -> tuple[int, int]:
 def _cost(board: Board, square: int, mask: int, occupied: int) -> int:
     """The tour's actions from ``square`` past the diwa in ``occupied``: flip the tiles at the wrong card
     positions ``mask`` (a diwa on a paltik is poked away first), then match on the nearest empty tapos (cached)."""
-    cache = _COSTS.get(board)
-    if cache is None:
-        if len(_COSTS) >= 512:
-            _COSTS.clear()
-        cache = _COSTS[board] = {}
+    cache = _per_board(_COSTS, board)
     key = (square, mask, occupied)
     found = cache.get(key)
     if found is None:
@@ -110,29 +102,25 @@ def _cost(board: Board, square: int, mask: int, occupied: int) -> int:
 
 def _to_free_tapos(board: Board, taken: int) -> list[int]:
     """Moves from every square to the nearest tapos not in ``taken`` (cached)."""
-    cache = _FREE.get(board)
-    if cache is None:
-        if len(_FREE) >= 512:
-            _FREE.clear()
-        cache = _FREE[board] = {}
+    cache = _per_board(_FREE, board)
     field = cache.get(taken)
     if field is None:
-        field = [INF] * 81
-        frontier = [t for t in board.tapos if not (taken >> t) & 1]
-        for square in frontier:
-            field[square] = 0
-        adjacency = board.adjacency
-        while frontier:
-            following = []
-            for square in frontier:
-                d = field[square] + 1
-                for _, target in adjacency[square]:
-                    if field[target] == INF:
-                        field[target] = d
-                        following.append(target)
-            frontier = following
-        cache[taken] = field
+        field = cache[taken] = board.search([t for t in board.tapos if not (taken >> t) & 1], ports=False)
     return field
+
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+def _per_board(caches: dict[Board, dict[K, V]], board: Board) -> dict[K, V]:
+    """``board``'s own cache in ``caches`` (all of them dropped when too many boards are kept)."""
+    cache = caches.get(board)
+    if cache is None:
+        if len(caches) >= 512:
+            caches.clear()
+        cache = caches[board] = {}
+    return cache
 
 
 # A seat's chance to win, fitted to seeded 4-player games of ``heuristic`` bots: the state at the start of every
@@ -364,11 +352,7 @@ class KamaraJudge:
 
 def _route(board: Board, square: int, occupied: int) -> tuple[list[int], list[int]]:
     """:func:`~laro.bots.kamara_planning.route`, cached (its lists are only read)."""
-    cache = _ROUTES.get(board)
-    if cache is None:
-        if len(_ROUTES) >= 512:
-            _ROUTES.clear()
-        cache = _ROUTES[board] = {}
+    cache = _per_board(_ROUTES, board)
     key = (square, occupied)
     found = cache.get(key)
     if found is None:

@@ -84,17 +84,18 @@ class Board:
         self.adjacency = tuple(tuple((d, t) for d in range(8) if (t := step[sq * 8 + d]) >= 0) for sq in range(81))
         self.tapos = self.geometry.tapos
         self.tapos_set = frozenset(self.tapos)
-        self.to_tapos = self._search(self.tapos, ports=False)
+        self.to_tapos = self.search(self.tapos, ports=False)
         self._from: dict[int, list[int]] = {}
 
     def distances(self, square: int) -> list[int]:
         """Actions from ``square`` to every square (Moves and Ports), ignoring the diwa; symmetric."""
         found = self._from.get(square)
         if found is None:
-            found = self._from[square] = self._search((square,), ports=True)
+            found = self._from[square] = self.search((square,), ports=True)
         return found
 
-    def _search(self, sources: Sequence[int], ports: bool) -> list[int]:
+    def search(self, sources: Sequence[int], ports: bool) -> list[int]:
+        """Actions from the nearest of ``sources`` to every square: Moves, and Ports between tapos if ``ports``."""
         dist = [INF] * 81
         for source in sources:
             dist[source] = 0
