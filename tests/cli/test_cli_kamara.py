@@ -48,11 +48,12 @@ def typed(state: KamaraState, rng: random.Random) -> tuple[str, str]:
 
 
 def script(
-    state: KamaraState, seed: int, seat: int = 0, human_moves: int | None = None
+    state: KamaraState, seed: int, seat: int = 0, human_moves: int | None = None, bot: str = "random"
 ) -> tuple[list[str], list[str], KamaraState]:
-    """Play ``state`` on as ``laro play`` will (random bots, seeded like the session's): the lines the person
-    types, every action, and the state reached (after ``human_moves`` of the person's moves, or the end)."""
-    bots = {s: get_bot("random", "kamara") for s in range(state.num_players) if s != seat}
+    """Play ``state`` on as ``laro play`` will (``bot`` in the other seats, seeded like the session's): the lines
+    the person types, every action, and the state reached (after ``human_moves`` of the person's moves, or the
+    end)."""
+    bots = {s: get_bot(bot, "kamara") for s in range(state.num_players) if s != seat}
     rngs = {s: make_rng(seed, "bot", s) for s in bots}
     person = random.Random(seed)
     lines: list[str] = []
@@ -95,6 +96,19 @@ def test_a_whole_game_typed_by_a_script(run: Run, tmp_path: Path) -> None:
     assert record.actions == actions
     assert replay(record).to_json() == final.to_json()
     assert record.result is not None and record.result["over"]
+
+
+def test_a_whole_game_against_the_hard_search_bot(run: Run, tmp_path: Path) -> None:
+    seed = 12
+    lines, actions, final = script(GAME.new_game(3, seed=seed, options=SHORT), seed, bot="hard")
+    args = play_args(tmp_path, "--players", "3", "--seed", str(seed))
+    result = run(*[arg if arg != "random" else "hard" for arg in args], input="\n".join(lines) + "\n")
+    assert result.exit_code == 0, result.output
+    assert "Bot 1 (hard)" in result.output and "Game over" in result.output
+    record = GameRecord.load(only_record(tmp_path))
+    assert record.bots == {1: "hard", 2: "hard"}
+    assert record.actions == actions  # the same moves as the hard bots played here
+    assert replay(record).to_json() == final.to_json()
 
 
 def test_other_seats_cards_stay_hidden(run: Run, tmp_path: Path) -> None:

@@ -28,6 +28,7 @@ def test_play_help_explains_the_options(run: Run) -> None:
     out = run("play", "--help").output
     for option in ("--players", "--seat", "--bots", "--seed", "--option", "--name", "--delay", "--records"):
         assert option in out
+    assert "hard" in out and "ismcts:N" in out  # the search bots are named where the bots are chosen
 
 
 def test_rules_in_english_and_korean(run: Run) -> None:

@@ -52,6 +52,16 @@ def test_a_whole_game_to_the_end(run: Run, tmp_path: Path) -> None:
     assert record.players == ["You", "Bot 1 (random)", "Bot 2 (random)"]
 
 
+def test_a_whole_game_against_the_hard_search_bot(run: Run, tmp_path: Path) -> None:
+    args = ["play", "lama", "-n", "3", "--bots", "hard", "--delay", "0", "--seed", "5", "-o", "end_score=25"]
+    result = run(*args, "--records", str(tmp_path), input=EVERY_KEY)
+    assert result.exit_code == 0, result.output
+    assert "Bot 1 (hard)" in result.output and "Game over" in result.output
+    record = GameRecord.load(only_record(tmp_path))
+    assert replay(record).is_over and record.players == ["You", "Bot 1 (hard)", "Bot 2 (hard)"]
+    assert "Round 2" in result.output  # a game of several rounds
+
+
 def test_always_quitting_reaches_the_end(run: Run, tmp_path: Path) -> None:
     result = run(*play_args(tmp_path, "--seed", "3", "-o", "end_score=10", "--name", "Ana"), input="quit\n" * 40)
     assert result.exit_code == 0, result.output

@@ -98,7 +98,8 @@ def parse_bots(spec: str, game: str, seats: list[int]) -> dict[int, tuple[str, B
     default="heuristic",
     show_default=True,
     help="Bot kind for each other seat in seat order, comma-separated (e.g. random,heuristic,random), or one "
-    "kind for all. Kinds: random, heuristic.",
+    "kind for all. Kinds: random, heuristic, easy, medium, hard (the search levels), ismcts:N (N "
+    "simulations per move) or ismcts:Ns (N seconds).",
 )
 @click.option("--seed", type=int, default=None, help="Seed of the game (default: a fresh one). Shown at the end.")
 @click.option(
