@@ -27,9 +27,9 @@ SHORT = {"max_rounds": 3, "actions_per_turn": 3}  # a game of a few dozen moves
 PLAYERS = [PlayerInfo("You", is_you=True), PlayerInfo("Bot 1 (random)"), PlayerInfo("Bot 2 (random)")]
 
 
-def play_args(records: Path, *extra: str, options: dict[str, int] = SHORT) -> list[str]:
+def play_args(records: Path, *extra: str, options: dict[str, int] = SHORT, bots: str = "random") -> list[str]:
     pairs = [arg for key, value in options.items() for arg in ("-o", f"{key}={value}")]
-    return ["play", "kamara", "--bots", "random", "--delay", "0", "--records", str(records), *pairs, *extra]
+    return ["play", "kamara", "--bots", bots, "--delay", "0", "--records", str(records), *pairs, *extra]
 
 
 def only_record(records: Path) -> Path:
@@ -101,8 +101,8 @@ def test_a_whole_game_typed_by_a_script(run: Run, tmp_path: Path) -> None:
 def test_a_whole_game_against_the_hard_search_bot(run: Run, tmp_path: Path) -> None:
     seed = 12
     lines, actions, final = script(GAME.new_game(3, seed=seed, options=SHORT), seed, bot="hard")
-    args = play_args(tmp_path, "--players", "3", "--seed", str(seed))
-    result = run(*[arg if arg != "random" else "hard" for arg in args], input="\n".join(lines) + "\n")
+    args = play_args(tmp_path, "--players", "3", "--seed", str(seed), bots="hard")
+    result = run(*args, input="\n".join(lines) + "\n")
     assert result.exit_code == 0, result.output
     assert "Bot 1 (hard)" in result.output and "Game over" in result.output
     record = GameRecord.load(only_record(tmp_path))

@@ -19,9 +19,9 @@ from laro.games.lama import GAME
 Run = Callable[..., Result]
 
 
-def play_args(records: Path, *extra: str) -> list[str]:
-    """Arguments for a quick game against random bots with no pause between moves."""
-    return ["play", "lama", "--bots", "random", "--delay", "0", "--records", str(records), *extra]
+def play_args(records: Path, *extra: str, bots: str = "random") -> list[str]:
+    """Arguments for a quick game against ``bots`` (random ones by default) with no pause between moves."""
+    return ["play", "lama", "--bots", bots, "--delay", "0", "--records", str(records), *extra]
 
 
 def only_record(records: Path) -> Path:
@@ -53,8 +53,8 @@ def test_a_whole_game_to_the_end(run: Run, tmp_path: Path) -> None:
 
 
 def test_a_whole_game_against_the_hard_search_bot(run: Run, tmp_path: Path) -> None:
-    args = ["play", "lama", "-n", "3", "--bots", "hard", "--delay", "0", "--seed", "5", "-o", "end_score=25"]
-    result = run(*args, "--records", str(tmp_path), input=EVERY_KEY)
+    args = play_args(tmp_path, "-n", "3", "--seed", "5", "-o", "end_score=25", bots="hard")
+    result = run(*args, input=EVERY_KEY)
     assert result.exit_code == 0, result.output
     assert "Bot 1 (hard)" in result.output and "Game over" in result.output
     record = GameRecord.load(only_record(tmp_path))
