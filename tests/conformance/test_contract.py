@@ -253,6 +253,32 @@ def test_actions_round_trip_text_and_index(name: str, n: int, seed: int, policy:
         assert len(indices) == len(set(indices))
 
 
+def test_every_whole_number_option_is_bounded(game_name: str) -> None:
+    """Every whole-number option has a maximum, so no table can be made that never ends (10**18 points)."""
+    game = laro.get_game(game_name)
+    for spec in game.option_specs:
+        if spec.minimum is not None:
+            assert spec.maximum is not None, spec.name
+            game.new_game(game.max_players, seed=1, options={spec.name: min(spec.maximum, game.max_players - 1)})
+
+
+@pytest.mark.parametrize(("name", "n", "seed", "policy", "options"), CASES[:6])
+def test_parse_action_gives_the_canonical_text(name: str, n: int, seed: int, policy: str, options: str) -> None:
+    """state.parse_action reads any spelling the parser accepts (other case, extra blanks) as the canonical
+    action, so whatever a client typed is stored and told only in its canonical text."""
+    states, _ = playout(name, n, seed, policy, options)
+    for state in states:
+        for action in state.legal_actions():
+            text = str(action)
+            assert state.parse_action(text) == action and state.parse_action(action.index) == action
+            for spelling in (text.upper(), text.lower(), "  " + text.replace(" ", "   ") + " "):
+                try:
+                    parsed = state.parse_action(spelling)
+                except ValueError:
+                    continue
+                assert str(parsed) == text
+
+
 def test_action_indices_are_dense(game_name: str) -> None:
     """Every index 0..num_actions-1 names one action, whose text parses back to the same index."""
     game = laro.get_game(game_name)
@@ -565,6 +591,8 @@ def test_bad_option_values_are_errors(game_name: str) -> None:
             bad = ["no-such-choice", 17]
         elif spec.minimum is not None:
             bad = [spec.minimum - 1, "many", 1.5, True]
+        if spec.maximum is not None:
+            bad.append(spec.maximum + 1)
         for value in bad:
             with pytest.raises(OptionError, match=spec.name):
                 game.new_game(game.min_players, seed=1, options={spec.name: value})

@@ -289,6 +289,8 @@ def test_a_broken_set_given_as_an_option_is_refused(option: str, data: Change, m
         ({"max_rounds": 0}, "option 'max_rounds' must be at least 1"),
         ({"open_cards": "yes"}, "option 'open_cards' must be one of"),
         ({"colour": "red"}, "unknown option"),
+        ({"max_rounds": 1001}, "option 'max_rounds' must be at most 1000"),
+        ({"actions_per_turn": 51}, "option 'actions_per_turn' must be at most 50"),
     ],
 )
 def test_bad_options_are_refused(options: dict[str, Any], message: str) -> None:
@@ -359,3 +361,24 @@ def test_a_green_set_in_another_order() -> None:
     assert sorted(state.to_json()["green_deck"]) == ["lipat", "tagos"]
     data = state.to_json()
     assert GAME.from_json(data).to_json() == data
+
+
+@pytest.mark.parametrize(
+    ("option", "change", "message"),
+    [
+        ("tiles", lambda d: d.update(padding="x"), "component data: unknown key.s. padding"),
+        ("tiles", lambda d: d["tiles"][0].update(note="x"), "tile 'kamara': unknown key.s. note"),
+        ("tiles", lambda d: d["tiles"][1]["faces"]["A"].update(x=1), "face A: unknown key.s. x"),
+        ("yellow_cards", lambda d: d["cards"][0].update(extra=[1]), "yellow card 'Y01': unknown key.s. extra"),
+        ("green_cards", lambda d: d["cards"][0].update(art="x"), "green card 'sigla': unknown key.s. art"),
+        ("green_cards", lambda d: d["cards"][0].update(text="x" * 60000), "at most 8192 bytes"),
+        ("green_cards", lambda d: d["cards"][0].update(count=10**9), "count must be a whole number from 0 to 50"),
+    ],
+)
+def test_a_set_carries_nothing_but_itself(option: str, change: Change, message: str) -> None:
+    """Options: a component set with keys the format does not have, or padded beyond 8 KiB, is refused, so a
+    table's options cannot carry baggage into every message about it."""
+    data = copy.deepcopy(DEFAULT_DATA[option])
+    change(data)
+    with pytest.raises(ComponentError, match=message):
+        GAME.new_game(3, seed=1, options={option: data})

@@ -69,6 +69,11 @@ class GameState(Protocol):
         """The actions the current player may take, in a stable order; empty once over."""
         ...
 
+    def parse_action(self, action: ActionLike) -> Action:
+        """The action that ``action`` (an action, its text in any accepted spelling, or its index) names, whether
+        legal now or not; its ``str`` is the canonical text. A ``ValueError`` subclass if it names none."""
+        ...
+
     def apply(self, action: ActionLike) -> Self:
         """The state after ``action`` (an action, its text or its index); raises a ``ValueError`` subclass
         and leaves this state unchanged when the action is malformed or illegal."""

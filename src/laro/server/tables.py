@@ -19,6 +19,7 @@ import json
 import random
 import secrets
 import time
+import unicodedata
 from collections import deque
 from dataclasses import dataclass
 from typing import Any
@@ -27,10 +28,11 @@ from laro.bots import Bot, get_bot, list_bots
 from laro.core import Game, GameState, JSONDict, LaroError, derive_seed, get_game, new_seed
 from laro.server.store.base import StoredTable, TableMeta, new_table_id
 
-__all__ = ["Refusal", "Seat", "Table", "hash_token"]
+__all__ = ["Refusal", "Seat", "Table", "clean_name", "hash_token"]
 
 MAX_NAME = 24
 LOG_SIZE = 40  # public log entries sent with every state
+_HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Co", "Cs", "Cn", "Zl", "Zp"})  # characters a name may not hold
 
 
 class Refusal(LaroError, ValueError):
@@ -43,6 +45,17 @@ class Refusal(LaroError, ValueError):
 
 def _dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"))
+
+
+def clean_name(name: object) -> str:
+    """A player's name as shown to everyone: control, format (bidirectional overrides, zero-width) and private-use
+    characters dropped, runs of blanks made one space, at most ``MAX_NAME`` characters.
+
+    >>> clean_name("  Ana\u202e\x07 \t Lee ")
+    'Ana Lee'
+    """
+    kept = "".join(c for c in str(name) if unicodedata.category(c) not in _HIDDEN_CATEGORIES)
+    return " ".join(kept.split())[:MAX_NAME]
 
 
 def hash_token(token: str) -> str:
@@ -171,7 +184,7 @@ class Table:
     def join_event(self, seat: int, token: str, name: str) -> JSONDict:
         """The event of a human taking (or taking back) their seat."""
         self._check_token(seat, token)
-        name = " ".join(str(name).split())[:MAX_NAME]
+        name = clean_name(name)
         if not name:
             raise Refusal("bad_request", "a name is needed to join")
         return {"seq": self.seq + 1, "type": "join", "seat": seat, "name": name}
@@ -204,10 +217,12 @@ class Table:
         if not self.seats[seat].joined:
             raise Refusal("not_joined", "take your seat first (join it with your token and a name)")
         try:
-            self.state.apply(action)
+            chosen = self.state.parse_action(action)
+            self.state.apply(chosen)
         except ValueError as error:
             raise Refusal("illegal_action", str(error)) from None
-        return {"seq": self.seq + 1, "type": "act", "seat": seat, "action": str(action)}
+        # the canonical text, never the client's spelling: ``KEEP Y12`` would pass its hidden card on to the log
+        return {"seq": self.seq + 1, "type": "act", "seat": seat, "action": str(chosen)}
 
     def _check_token(self, seat: int, token: str) -> None:
         if self.state.is_over:  # the seats of a finished game stay as they were
@@ -228,8 +243,9 @@ class Table:
         who = self.name_of(seat.index)
         entry: JSONDict = {"seq": event["seq"], "seat": seat.index, "type": kind, "by": who}
         if kind == "act":
-            self.state = self.state.apply(event["action"])
-            entry["action"] = self.game.public_text(event["action"])
+            action = self.state.parse_action(event["action"])
+            self.state = self.state.apply(action)
+            entry["action"] = self.game.public_text(str(action))
             text = f"{who}: {entry['action']}"
         elif kind == "join":
             seat.bot, seat.name, seat.joined = None, event["name"], True

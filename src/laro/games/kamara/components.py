@@ -192,8 +192,27 @@ def load_components(
     )
 
 
+MAX_PART_BYTES = 8192  # of one part's compact JSON (the default parts take 1.4-2.6 KiB)
+# the keys each object of a part may have: anything else is refused, so a component set carries nothing but itself
+_KEYS = {
+    "laro-kamara-tiles/1": {"format", "legend", "frame", "walls", "tiles"},
+    "laro-kamara-yellow/1": {"format", "reading", "cards"},
+    "laro-kamara-green/1": {"format", "cards"},
+    "tile": {"id", "kind", "grid", "faces"},
+    "face": {"grid", "walls", "paltik"},
+    "yellow card": {"id", "code"},
+    "green card": {"effect", "name", "count", "text"},
+}
+
+
 def _load_part(part: str, load: Callable[[Mapping[str, Any]], T], data: Mapping[str, Any]) -> T:
     """Load one part; its errors say which part (``tiles``, ``yellow_cards`` or ``green_cards``) broke."""
+    try:
+        size = len(json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode())
+    except (TypeError, ValueError, RecursionError):
+        raise ComponentError(f"{part} data must be plain JSON", part) from None
+    if size > MAX_PART_BYTES:
+        raise ComponentError(f"{part} data may take at most {MAX_PART_BYTES} bytes of JSON; got {size}", part)
     try:
         return load(data)
     except ComponentError as error:
@@ -223,6 +242,7 @@ def _load_tiles(data: Mapping[str, Any]) -> list[Tile]:
 
 
 def _load_tile(item: Mapping[str, Any]) -> Tile:
+    _check_keys(item, "tile", f"tile {item.get('id')!r}")
     tile_id = item["id"]
     if not isinstance(tile_id, str) or not _TILE_ID.fullmatch(tile_id):
         raise ComponentError(f"tile {tile_id!r}: an id is a short lowercase word (letters, digits, - or _)")
@@ -253,6 +273,10 @@ def _load_tile(item: Mapping[str, Any]) -> Tile:
     faces_data = item["faces"]
     if not isinstance(faces_data, dict) or sorted(faces_data) != ["A", "B"]:
         raise ComponentError(f"{name}: a tile has exactly two faces, A and B")
+    for label in "AB":
+        if not isinstance(faces_data[label], Mapping):
+            raise ComponentError(f"{name} face {label}: a face is an object")
+        _check_keys(faces_data[label], "face", f"{name} face {label}")
     for label in "AB":  # a face may repeat the grid, but blocks, paltik and tapos are the same on both faces
         if faces_data[label].get("grid", grid) != grid:
             raise ComponentError(f"{name} face {label}: blocks, paltik and tapos must be the same on both faces")
@@ -367,6 +391,7 @@ def _load_yellow(data: Mapping[str, Any]) -> tuple[YellowCard, ...]:
     cards: list[YellowCard] = []
     seen: set[str] = set()
     for item in _items(data, "cards"):
+        _check_keys(item, "yellow card", f"yellow card {item.get('id')!r}")
         card_id = item["id"]
         if card_id not in CARD_IDS:
             raise ComponentError(f"yellow card {card_id!r}: ids are Y01 to Y32")
@@ -397,14 +422,15 @@ def _load_green(data: Mapping[str, Any]) -> tuple[GreenCard, ...]:
     _check_format(data, "laro-kamara-green/1")
     cards: list[GreenCard] = []
     for item in _items(data, "cards"):
+        _check_keys(item, "green card", f"green card {item.get('effect')!r}")
         effect = item["effect"]
         if effect not in EFFECTS:
             raise ComponentError(f"green card {effect!r}: the effects are {', '.join(EFFECTS)}")
         if any(card.effect == effect for card in cards):
             raise ComponentError(f"green card {effect!r}: each effect is listed once, with its count")
         count = item["count"]
-        if isinstance(count, bool) or not isinstance(count, int) or count < 0:
-            raise ComponentError(f"green card {effect!r}: count must be a whole number of at least 0")
+        if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= 50:
+            raise ComponentError(f"green card {effect!r}: count must be a whole number from 0 to 50")
         cards.append(GreenCard(effect, str(item.get("name", effect)), count, str(item.get("text", ""))))
     return tuple(cards)
 
@@ -414,6 +440,14 @@ def _check_format(data: Mapping[str, Any], expected: str) -> None:
         raise ComponentError(f"component data must be a JSON object in the format {expected}")
     if data.get("format") != expected:
         raise ComponentError(f'component data must say "format": "{expected}"; got {data.get("format")!r}')
+    _check_keys(data, expected, "component data")
+
+
+def _check_keys(data: Mapping[str, Any], kind: str, where: str) -> None:
+    unknown = sorted(str(key) for key in data if key not in _KEYS[kind])
+    if unknown:
+        allowed = ", ".join(sorted(_KEYS[kind]))
+        raise ComponentError(f"{where}: unknown key(s) {', '.join(unknown)}; a {kind} has {allowed}")
 
 
 def _items(data: Mapping[str, Any], key: str) -> list[Mapping[str, Any]]:

@@ -28,11 +28,22 @@ __all__ = ["GAME", "OPTIONS", "KamaraGame"]
 
 OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec(
-        "elder", None, "the seat that places the first tile (default: drawn from the seed)", minimum=0, nullable=True
+        "elder",
+        None,
+        "the seat that places the first tile (default: drawn from the seed)",
+        minimum=0,
+        maximum=7,
+        nullable=True,
     ),
     OptionSpec("actions_per_turn", 5, "actions in a turn", minimum=1, maximum=50),
     OptionSpec("target_matches", 3, "matched yellow cards that win at once", minimum=1, maximum=32),
-    OptionSpec("max_rounds", 100, "full rounds after which the game ends as if the yellow deck were empty", minimum=1),
+    OptionSpec(
+        "max_rounds",
+        100,
+        "full rounds after which the game ends as if the yellow deck were empty",
+        minimum=1,
+        maximum=1000,
+    ),
     OptionSpec("open_cards", False, "everyone's held cards are public", choices=(False, True)),
     OptionSpec("tiles", None, "another tile set (JSON data in the tiles format)", nullable=True),
     OptionSpec("yellow_cards", None, "another yellow card set (JSON data)", nullable=True),

@@ -144,6 +144,9 @@ class KamaraState:
             self._legal = legal
         return legal
 
+    def parse_action(self, action: ActionLike) -> KamaraAction:
+        return self._coerce(action)
+
     def apply(self, action: ActionLike) -> KamaraState:
         if type(action) is not KamaraAction:
             action = self._coerce(action)

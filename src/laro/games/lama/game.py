@@ -41,7 +41,9 @@ OPTIONS: tuple[OptionSpec, ...] = (
         "penalty tokens: unlimited, or the boxed 50 white and 20 black",
         choices=("unlimited", "boxed"),
     ),
-    OptionSpec("end_score", 40, "the game ends after a round in which someone reaches this total", minimum=1),
+    OptionSpec(
+        "end_score", 40, "the game ends after a round in which someone reaches this total", minimum=1, maximum=1000
+    ),
 )
 
 _DEFAULTS = validate_options(OPTIONS, None)  # shared by states, never changed

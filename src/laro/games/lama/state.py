@@ -141,6 +141,9 @@ class LamaState:
     def legal_actions(self) -> tuple[LamaAction, ...]:
         return self._legal
 
+    def parse_action(self, action: ActionLike) -> LamaAction:
+        return action if type(action) is LamaAction else self._coerce(action)
+
     def apply(self, action: ActionLike) -> LamaState:
         # The engine's inner loop: kept flat on purpose (no helper calls on an ordinary turn).
         if type(action) is not LamaAction:
