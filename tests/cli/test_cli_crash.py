@@ -44,7 +44,7 @@ def test_record_survives_the_process(tmp_path: Path, sig: signal.Signals) -> Non
     process = _start(tmp_path)
     assert process.stdin is not None
     try:
-        process.stdin.write("q\n")  # quit the round at the first turn; the bots finish it
+        process.stdin.write("quit\n")  # quit the round at the first turn; the bots finish it
         process.stdin.flush()
         record = _record(tmp_path, at_least=1)
         process.send_signal(sig)

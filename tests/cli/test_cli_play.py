@@ -32,7 +32,7 @@ def only_record(records: Path) -> Path:
 
 
 # every key the person might type, cycled: wrong ones are explained and asked again, so the game goes on
-EVERY_KEY = "1\n2\n3\n4\n5\n6\nL\nd\nq\n" * 150
+EVERY_KEY = "1\n2\n3\n4\n5\n6\nL\nd\nquit\n" * 150  # quit in full: q alone asks first
 
 
 def test_a_whole_game_to_the_end(run: Run, tmp_path: Path) -> None:
@@ -92,9 +92,21 @@ def test_a_wrong_entry_is_explained_and_asked_again(run: Run, tmp_path: Path) ->
 
 def test_short_forms_and_full_texts(run: Run, tmp_path: Path) -> None:
     seat, _ = _human_starts()
-    result = run(*play_args(tmp_path, "--players", "3", "--seed", "5", "--seat", str(seat)), input="Q\n")
+    result = run(*play_args(tmp_path, "--players", "3", "--seed", "5", "--seat", str(seat)), input="Q\ny\n")
+    assert "Quit this round? Your 6 cards will count against you. [y/N]" in result.output
     assert "You quit the round" in result.output
     assert GameRecord.load(only_record(tmp_path)).actions[0] == "quit"
+
+
+def test_q_asks_before_quitting_the_round(run: Run, tmp_path: Path) -> None:
+    """A lone q (in a replay it stops) asks first; no keeps you in the round, quit typed out is taken at once."""
+    seat, _ = _human_starts()
+    args = play_args(tmp_path, "--players", "3", "--seed", "5", "--seat", str(seat))
+    result = run(*args, input="q\nn\n")
+    assert result.output.count("Quit this round?") == 1 and "You quit the round" not in result.output
+    assert GameRecord.load(only_record(tmp_path)).actions == []
+    result = run(*args, input="quit\n")
+    assert "Quit this round?" not in result.output and "You quit the round" in result.output
 
 
 def test_help_and_rules_at_the_prompt(run: Run, tmp_path: Path) -> None:

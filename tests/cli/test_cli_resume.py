@@ -11,7 +11,7 @@ from click.testing import Result
 from laro.core import GameRecord, replay
 
 Run = Callable[..., Result]
-EVERY_KEY = "1\n2\n3\n4\n5\n6\nL\nd\nq\n" * 150
+EVERY_KEY = "1\n2\n3\n4\n5\n6\nL\nd\nquit\n" * 150  # quit in full: q alone asks first
 
 
 def _stopped_game(run: Run, tmp_path: Path) -> Path:

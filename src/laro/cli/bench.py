@@ -6,6 +6,7 @@ import json
 
 import click
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from laro.core.registry import list_games
@@ -38,7 +39,7 @@ def render(report: BenchReport, console: Console) -> None:
             target = f"≥ {_number(figure.target, figure.unit)} {mark}"
         elif figure.target_ratio is not None:
             target = f"≥ {figure.target_ratio:g}× {figure.baseline_name} {mark}"
-        table.add_row(figure.name, _number(figure.value, figure.unit), target)
+        table.add_row(escape(figure.name), _number(figure.value, figure.unit), target)
     console.print(table)
     compared = [figure for figure in report.figures if figure.baseline]
     if compared:
@@ -50,12 +51,15 @@ def render(report: BenchReport, console: Console) -> None:
         for figure in compared:
             assert figure.baseline is not None and figure.ratio is not None
             baselines.add_row(
-                figure.baseline_name, figure.name, _number(figure.baseline, figure.unit), f"{figure.ratio:.2f}×"
+                escape(figure.baseline_name),
+                escape(figure.name),
+                _number(figure.baseline, figure.unit),
+                f"{figure.ratio:.2f}×",
             )
         console.print(baselines)
     for note in report.notes:
-        console.print(f"[dim]{note}[/]")
-    console.print(f"[dim]{report.machine}; every figure above was measured now, on this machine[/]")
+        console.print(f"[dim]{escape(note)}[/]")
+    console.print(f"[dim]{escape(report.machine)}; every figure above was measured now, on this machine[/]")
 
 
 @click.command()
@@ -152,5 +156,5 @@ def _bench_server(
     table.add_row("lost actions", str(data["lost"]), "0 " + ("[green]met[/]" if not data["lost"] else "[red]missed[/]"))
     console.print(table)
     for sample in data["error_samples"]:
-        console.print(f"[red]error:[/] {sample}")
+        console.print(f"[red]error:[/] {escape(str(sample))}")
     console.print("[dim]measured now, on this machine: the server and the clients share its cores[/]")

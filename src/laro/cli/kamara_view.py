@@ -427,12 +427,15 @@ def _panel(
     if focus is not None:
         whose = "your" if viewer is not None else _possessive(players[focus].label)
         whose = whose[:1].upper() + whose[1:]
-        parts += _cards(state, seen, focus, whose, layout)
+        parts += _cards(state, seen, focus, whose, layout, hints=viewer is not None)
     return Group(*parts)
 
 
-def _cards(state: KamaraState, seen: dict[str, Any], seat: int, whose: str, layout: Layout) -> list[RenderableType]:
-    """A seat's yellow card (drawn, and checked against the chamber), green card and pending decision."""
+def _cards(
+    state: KamaraState, seen: dict[str, Any], seat: int, whose: str, layout: Layout, hints: bool
+) -> list[RenderableType]:
+    """A seat's yellow card (drawn, and checked against the chamber), green card and pending decision; with
+    ``hints`` (the person at the terminal) how to get a missing card, when they can."""
     yellow = state.components.yellow_by_number
     card = seen["yellow"][seat]
     parts: list[RenderableType] = [Text()]
@@ -442,7 +445,9 @@ def _cards(state: KamaraState, seen: dict[str, Any], seat: int, whose: str, layo
         parts += code_picture(f"{whose} yellow card {card}", yellow[int(card[1:]) - 1].code_text(), layout)
     effect = seen["green"][seat]
     if effect is None:
-        parts.append(Text(f"{whose} green card: none (flip a paltik to draw one)", style="dim"))
+        can_draw = hints and state.current_player == seat and not state.green_drawn and seen["green_deck_count"]
+        hint = " (flip a paltik to draw one)" if can_draw else ""
+        parts.append(Text(f"{whose} green card: none{hint}", style="dim"))
     else:
         green = next(card for card in state.components.green if card.effect == effect)
         parts.append(Text.assemble(f"{whose} green card: ", (green.name, "bold green"), f" — {green.text}"))
@@ -624,6 +629,12 @@ def _describe_play(
         line.append(f": turns the centre tile {way}; the logo now points {_POINTS[turns]} {ARROWS[turns]}")
     elif effect == "palitan":
         line.append(f": swaps the {SLOTS[args[0]]} and {SLOTS[args[1]]} tiles")
+        carried = [seat for seat in range(before.num_players) if before.diwa[seat] != after.diwa[seat]]
+        line.append("; the diwa on them went along: " if carried else "; no diwa stood on them")
+        for number, seat in enumerate(carried):
+            line.append(", " if number else "")
+            line.append_text(_tag(_colour(after, seat)))
+            line.append(f" {square_name(before.diwa[seat])} → {square_name(after.diwa[seat])}")
     elif effect in ("tulak", "lipat"):
         seat = before.seat_of_colour(args[0])
         line.append(": pushes " if effect == "tulak" else ": trades places with ")

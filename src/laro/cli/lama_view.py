@@ -197,6 +197,14 @@ class LamaView:
         keys = ", ".join(key for key, _ in self.choices(state))
         raise MalformedActionError(f"{text.strip()!r} is not a move here; type one of {keys} (or help)")
 
+    def confirmation(self, typed: str, action: str, state: GameState) -> str | None:
+        """A question before ``q`` quits the round (in a replay ``q`` stops): ``quit`` typed out is taken at once,
+        and so is ``q`` when quitting is all that is left."""
+        if action != str(QUIT) or typed.strip().lower() != "q" or len(_lama(state).legal_actions()) == 1:
+            return None
+        held = _cards(_lama(state).hand_sizes()[_lama(state).current_player or 0])
+        return f"Quit this round? Your {held} will count against you. [y/N]"
+
     # -- what happened ------------------------------------------------------------------------------------
 
     def move(
@@ -218,6 +226,8 @@ class LamaView:
             line.append("quit the round")
             held = old.hand_sizes()[actor]
             line.append(f" (holding {_cards(held)})", style="dim")
+            if viewer == actor and not new.is_over and new.round == old.round:
+                line.append(" — the others play the round out; press Enter to skip ahead", style="dim")
         else:
             line.append("played ")
             line.append_text(card_tag(action.removeprefix("play ")))
@@ -268,20 +278,31 @@ class LamaView:
         return Group(Rule(f"Round {result.round} is over", style="yellow"), Text(how), table, note)
 
     def round_start(self, state: GameState, players: Sequence[PlayerInfo]) -> RenderableType | None:
-        """The heading of a freshly dealt round: its number, the first discard, who starts."""
+        """The heading of a round: its number, the card the discard pile started with, who started; for a round
+        already under way (a resumed game) in the past tense."""
         lama = _lama(state)
         if lama.is_over:
             return None
-        return Group(
-            Rule(f"Round {lama.round}", style="bold cyan"),
-            Text.assemble(
+        first = card_tag(CARD_TEXT[lama.discard[0]])
+        starter = (players[lama.starter].label, "bold")
+        untouched = all(size == HAND_SIZE for size in lama.hand_sizes()) and len(lama.discard) == 1
+        if untouched and not any(lama.has_quit(seat) for seat in range(lama.num_players)):
+            intro = Text.assemble(
                 f"Everyone gets {HAND_SIZE} cards. The discard pile starts with ",
-                card_tag(lama.top_card),
+                first,
                 ". ",
-                (players[lama.starter].label, "bold"),
+                starter,
                 " start." if _is_you(players[lama.starter]) else " starts.",
-            ),
-        )
+            )
+        else:
+            intro = Text.assemble(
+                f"The round is under way. It started with {HAND_SIZE} cards each and ",
+                first,
+                " on the discard pile; ",
+                starter,
+                " started.",
+            )
+        return Group(Rule(f"Round {lama.round}", style="bold cyan"), intro)
 
     def game_end(self, state: GameState, players: Sequence[PlayerInfo]) -> RenderableType:
         """The final ranking (shared ranks for equal points) and the winners."""
@@ -317,7 +338,11 @@ def _their(player: PlayerInfo) -> str:
 
 def _ending_line(state: LamaState, players: Sequence[PlayerInfo]) -> Text:
     top = max(state.scores)
-    reached = [players[seat].label for seat, points in enumerate(state.scores) if points == top]
+    reached = [
+        "you" if _is_you(players[seat]) else players[seat].label
+        for seat, points in enumerate(state.scores)
+        if points == top
+    ]
     rounds = f"{state.round} round" + ("s" if state.round != 1 else "")
     return Text(
         f"After {rounds}, {' and '.join(reached)} reached {top} points (the game ends at {state.options['end_score']})."

@@ -64,26 +64,27 @@ def _option_value(value: str) -> Any:
     return int(value) if value.lstrip("-").isdigit() else value
 
 
-def parse_bots(spec: str, game: str, seats: list[int]) -> dict[int, tuple[str, Bot]]:
-    """Bots for ``seats`` from ``"random,heuristic"`` (one per seat) or a single name for every seat."""
+def parse_bots(spec: str, game: str, seats: list[int], source: str = "--bots") -> dict[int, tuple[str, Bot]]:
+    """Bots for ``seats`` from ``"random,heuristic"`` (one per seat) or a single name for every seat; an error
+    names ``source``, where the names came from."""
     names = [name.strip() for name in spec.split(",") if name.strip()]
     if len(names) == 1:
         names *= len(seats)
     if len(names) != len(seats):
         raise click.BadParameter(
             f"give one bot name for all {len(seats)} other seats, or one per seat; got {len(names)}",
-            param_hint="--bots",
+            param_hint=source,
         )
     bots = {}
     for seat, name in zip(seats, names, strict=True):
         try:
             bots[seat] = (name, get_bot(name, game))
         except LaroError as error:
-            raise click.BadParameter(str(error), param_hint="--bots") from None
+            raise click.BadParameter(str(error), param_hint=source) from None
         except ImportError as error:  # a registered bot whose module is missing or broken
             available = ", ".join(list_bots(game))
             raise click.BadParameter(
-                f"bot {name!r} cannot be loaded ({error}); available: {available}", param_hint="--bots"
+                f"bot {name!r} cannot be loaded ({error}); available: {available}", param_hint=source
             ) from None
     return bots
 
@@ -248,7 +249,13 @@ def _resumed_session(console: Console, game: Game, path: Path) -> Session:
             f"{path} does not say which seat was yours and which bots played", param_hint="--resume"
         )
     human = humans[0]
-    kinds = parse_bots(",".join(record.bots.values()), game.name, [*record.bots])
+    try:
+        kinds = parse_bots(",".join(record.bots.values()), game.name, [*record.bots], source="--resume")
+    except click.BadParameter as error:
+        raise click.BadParameter(
+            f"{path} names a bot this laro cannot play: {error.message}", param_hint="--resume"
+        ) from None
+
     robots = {seat: bot for seat, (_, bot) in kinds.items()}
     table = [PlayerInfo(player, is_you=seat == human) for seat, player in enumerate(record.players)]
     console.print(Text(f"Continuing the game saved in {path} after {len(record.actions)} moves.", style="bold"))

@@ -1,5 +1,8 @@
 """The one place the command line reads what a person types, so tests can feed it through stdin.
 
+At a terminal the line can be edited (arrow keys, Home/End, Ctrl-A/E…) and the up arrow brings back what was
+typed before at the game's prompts; answers to yes/no questions are not kept in that history.
+
 >>> from io import StringIO
 >>> from rich.console import Console
 >>> import sys
@@ -12,22 +15,63 @@
 
 from __future__ import annotations
 
+import re
+import select
+import sys
+import time
+from types import ModuleType
+
 from rich.console import Console
 
-__all__ = ["InputClosed", "ask"]
+__all__ = ["InputClosed", "ask", "pause"]
+
+_ESCAPES = re.compile(r"(\x1b\[[0-9;]*m)")
 
 
 class InputClosed(Exception):
     """Standard input reached its end: nobody can answer any more."""
 
 
-def ask(console: Console, prompt: str) -> str:
-    """Show ``prompt`` (rich markup allowed) and return the line typed, without its newline.
+def _line_editing() -> ModuleType | None:
+    """The readline module when both ends are a terminal (it edits lines and keeps their history), else None."""
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        return None
+    try:
+        import readline
+    except ImportError:  # a Python built without it: plain input still works
+        return None
+    return readline
+
+
+def ask(console: Console, prompt: str, remember: bool = True) -> str:
+    """Show ``prompt`` (rich markup allowed) and return the line typed, without its newline; at a terminal with
+    line editing, and kept in the history of entries unless ``remember`` is false.
 
     Raises :class:`InputClosed` at the end of input; ``KeyboardInterrupt`` (Ctrl-C) passes through.
     """
+    readline = _line_editing()
     try:
-        return console.input(prompt)
+        if readline is None:
+            return console.input(prompt)
+        with console.capture() as capture:
+            console.print(prompt, end="")
+        # readline must know which characters of the prompt take no room on the line (the colours)
+        answer = input(_ESCAPES.sub("\x01\\1\x02", capture.get()))
     except EOFError:
         console.print()
         raise InputClosed from None
+    if not remember and answer.strip() and readline.get_current_history_length():
+        readline.remove_history_item(readline.get_current_history_length() - 1)
+    return answer
+
+
+def pause(seconds: float) -> bool:
+    """Wait ``seconds``; at a terminal, stop waiting when the person presses Enter and return ``True``."""
+    if not sys.stdin.isatty():
+        time.sleep(seconds)
+        return False
+    ready, _, _ = select.select([sys.stdin], [], [], seconds)
+    if ready:
+        sys.stdin.readline()
+        return True
+    return False

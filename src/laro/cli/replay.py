@@ -35,6 +35,19 @@ def _players(record: GameRecord) -> list[PlayerInfo]:
     return [PlayerInfo(name) for name in names[: record.num_players]]
 
 
+def _option_text(key: str, value: object) -> str:
+    """An option as it is given on the command line: ``open_cards=true``, ``end_score=40``, data as ``@FILE``.
+
+    >>> _option_text("open_cards", True), _option_text("end_score", 40), _option_text("tiles", {"tiles": []})
+    ('open_cards=true', 'end_score=40', 'tiles=(its own data)')
+    """
+    if isinstance(value, bool):
+        return f"{key}={'true' if value else 'false'}"
+    if isinstance(value, dict | list):
+        return f"{key}=(its own data)"
+    return f"{key}={value}"
+
+
 def show_replay(console: Console, record: GameRecord, step: bool = True) -> None:
     """Show ``record`` from the start to its last action; with ``step`` wait for Enter after each action.
 
@@ -42,10 +55,11 @@ def show_replay(console: Console, record: GameRecord, step: bool = True) -> None
     """
     view = view_for(record.game)
     players = _players(record)
-    options = ", ".join(f"{key}={value}" for key, value in sorted(record.options.items())) or "none"
+    options = ", ".join(_option_text(key, value) for key, value in sorted(record.options.items()) if value is not None)
     console.print(Text.assemble(("Replay", "bold"), f" of a {record.game} game, {len(record.actions)} moves"))
-    console.print(f"Players: {', '.join(f'{seat} {p.label}' for seat, p in enumerate(players))}", soft_wrap=True)
-    console.print(f"Options: {options} · seed {record.seed}", soft_wrap=True)
+    seats = ", ".join(f"{seat} {p.label}" for seat, p in enumerate(players))
+    console.print(Text(f"Players: {seats}"), soft_wrap=True)
+    console.print(Text(f"Options: {options or 'the defaults'} · seed {record.seed}"), soft_wrap=True)
     state: GameState | None = None
     total = len(record.actions)
     for number, (action, after) in enumerate(iter_replay(record)):
@@ -88,7 +102,7 @@ def _show_after(
 def _next(console: Console) -> bool:
     """Wait for Enter; ``False`` when the viewer wants to stop (q, end of input or Ctrl-C)."""
     try:
-        answer = ask(console, "[dim]Enter: next move · q: stop [/]")
+        answer = ask(console, "[dim]Enter: next move · q: stop [/]", remember=False)
     except (InputClosed, KeyboardInterrupt):
         return False
     return answer.strip().lower() not in ("q", "quit", "exit")

@@ -6,7 +6,6 @@ The loop is the same for every game; what it shows comes from the game's view (:
 from __future__ import annotations
 
 import random
-import time
 from dataclasses import InitVar, dataclass, field
 from datetime import datetime
 from enum import Enum
@@ -14,11 +13,12 @@ from pathlib import Path
 
 from rich.console import Console
 from rich.markdown import Markdown
+from rich.markup import escape
 from rich.text import Text
 
 from laro.bots import Bot
-from laro.cli.prompt import InputClosed, ask
-from laro.cli.views import GameView, MenuView, PlayerInfo
+from laro.cli.prompt import InputClosed, ask, pause
+from laro.cli.views import ConfirmingView, GameView, MenuView, PlayerInfo
 from laro.core import GameRecord, GameState, make_rng, result_of
 
 __all__ = ["Ending", "Session", "record_path"]
@@ -59,6 +59,7 @@ class Session:
     bot_names: dict[int, str] = field(default_factory=dict)
     resumed: InitVar[GameRecord | None] = None  # the record of an unfinished game that this session continues
     record: GameRecord = field(init=False)
+    _hurry: bool = field(default=False, init=False)  # Enter was pressed: no pause until the person moves again
 
     def __post_init__(self, resumed: GameRecord | None) -> None:
         names = [p.name for p in self.players]
@@ -102,12 +103,16 @@ class Session:
             self.record.result = result_of(after)
         self._autosave()
         self.console.print(self.view.move(before, action, after, self.human, self.players))
-        if seat != self.human and self.watch and not after.is_over and after.current_player != self.human:
-            self.console.print(self.view.turn(after, self.human, self.players))
-        if seat != self.human and self.delay > 0:
-            time.sleep(self.delay)
         summary = self.view.round_end(before, after, self.players)
+        watched = seat != self.human and self.watch and after.current_player != self.human
+        if watched and not after.is_over and summary is None:  # a new round is shown after its summary
+            self.console.print(self.view.turn(after, self.human, self.players))
+        if seat == self.human or after.current_player == self.human:
+            self._hurry = False
+        elif self.delay > 0 and not self._hurry:
+            self._hurry = pause(self.delay)
         if summary is not None:
+            self._hurry = False
             self.console.print(summary)
             if not after.is_over:
                 self._confirm_next_round()
@@ -139,9 +144,13 @@ class Session:
             else:
                 try:
                     action = view.parse(text, state)
-                    return action, state.apply(action)
+                    after = state.apply(action)
                 except ValueError as error:
                     self.console.print(Text(str(error), style="red"))
+                    continue
+                if self._confirmed(text, action, state):
+                    return action, after
+                self._show_choices()
 
     def _show_choices(self) -> None:
         if isinstance(self.view, MenuView):
@@ -161,14 +170,22 @@ class Session:
         except ValueError as error:
             self.console.print(Text(str(error), style="red"))
 
+    def _confirmed(self, typed: str, action: str, state: GameState) -> bool:
+        """Whether to take ``action``: at once, or after a yes to the view's question about it."""
+        question = self.view.confirmation(typed, action, state) if isinstance(self.view, ConfirmingView) else None
+        if question is None:
+            return True
+        return ask(self.console, escape(question) + " ", remember=False).strip().lower() in ("y", "yes")
+
     def _confirm_leave(self) -> None:
         """Stop the game if the person confirms (raises ``_Leave``), else carry on."""
-        answer = ask(self.console, "Stop the game here? It is saved and can be replayed. [y/N] ")
+        question = escape("Stop the game here? It is saved and can be replayed. [y/N] ")
+        answer = ask(self.console, question, remember=False)
         if answer.strip().lower() in ("y", "yes"):
             raise _Leave
 
     def _confirm_next_round(self) -> None:
-        answer = ask(self.console, "[dim]Press Enter for the next round (or type exit): [/]")
+        answer = ask(self.console, "[dim]Press Enter for the next round (or type exit): [/]", remember=False)
         if answer.strip().lower() == "exit":
             self._confirm_leave()
 

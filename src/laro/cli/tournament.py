@@ -215,9 +215,9 @@ def _play(plan: Plan, run: Executor, quiet: bool) -> list[GameResult]:
         TextColumn("[progress.description]{task.description}"),
         BarColumn(),
         MofNCompleteColumn(),
-        TextColumn("games"),
+        TextColumn("games · elapsed"),
         TimeElapsedColumn(),
-        TextColumn("left"),
+        TextColumn("· left"),
         TimeRemainingColumn(),
     )
     # redrawn as games finish, not by a refresh thread: the worker processes fork from a single-threaded parent

@@ -27,7 +27,7 @@ from rich.text import Text
 
 from laro.core import GameState, MalformedActionError
 
-__all__ = ["GameView", "GenericView", "MenuView", "PlayerInfo", "view_for"]
+__all__ = ["ConfirmingView", "GameView", "GenericView", "MenuView", "PlayerInfo", "view_for"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,6 +96,15 @@ class MenuView(Protocol):
 
     def prompt(self, state: GameState) -> str:
         """The question asked for a move (rich markup allowed)."""
+        ...
+
+
+@runtime_checkable
+class ConfirmingView(Protocol):
+    """A view that asks before some moves are taken (a move typed in one key that cannot be taken back)."""
+
+    def confirmation(self, typed: str, action: str, state: GameState) -> str | None:
+        """The yes/no question to ask before ``action`` (meant by what was ``typed``), or None to take it."""
         ...
 
 

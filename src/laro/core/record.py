@@ -116,6 +116,8 @@ class GameRecord:
             text = Path(path).read_text(encoding="utf-8")
         except OSError as error:
             raise RecordError(f"cannot read {path}: {error.strerror}") from None
+        except UnicodeDecodeError:
+            raise RecordError(f"{path} is not a game record: it is not text (UTF-8)") from None
         try:
             data = json.loads(text)
         except json.JSONDecodeError as error:

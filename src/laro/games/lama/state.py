@@ -278,8 +278,7 @@ class LamaState:
             if not count_of(self.hands[player], action.card):
                 why = f"you hold no {CARD_TEXT[action.card]}"
             else:
-                top = CARD_TEXT[self.discard[-1]]
-                why = f"a {CARD_TEXT[action.card]} cannot go on a {top}"
+                why = f"{_a_card(action.card)} cannot go on {_a_card(self.discard[-1])}"
         return IllegalActionError(f"{action} is not allowed: {why}; allowed: {allowed}")
 
     # -- views --------------------------------------------------------------------------------------------
@@ -375,3 +374,8 @@ class LamaState:
             f"<LamaState round={self.round} player={self.current_player} top={self.top_card} "
             f"scores={list(self.scores)}>"
         )
+
+
+def _a_card(card: int) -> str:
+    """A card with its article, as read aloud: "a 3", "a llama"."""
+    return "a llama" if CARD_TEXT[card] == "L" else f"a {CARD_TEXT[card]}"

@@ -1,0 +1,63 @@
+"""The Kamara screen in words: a swap says where the diwa went, the green-card hint only when it helps, a
+replay's options as they are typed."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable
+from pathlib import Path
+
+from click.testing import Result
+from rich.console import Console
+from tests.kamara.helpers import build
+
+from laro.cli.kamara_view import KamaraView
+from laro.cli.views import PlayerInfo
+from laro.core import GameRecord
+from laro.games.kamara import GAME
+
+Run = Callable[..., Result]
+VIEW = KamaraView()
+PLAYERS = [PlayerInfo("You", is_you=True), PlayerInfo("Bot 1 (random)"), PlayerInfo("Bot 2 (random)")]
+
+
+def text_of(renderable: object, width: int = 160) -> str:
+    console = Console(file=io.StringIO(), width=width, record=True, color_system=None)
+    console.print(renderable)
+    return console.export_text()
+
+
+def test_palitan_says_where_each_diwa_went() -> None:
+    state = build([("red", "a8"), ("blue", "i8"), ("orange", "a1")], faces={"NW": "B"}, green=["palitan", None, None])
+    after = state.apply("play palitan NW NE")
+    line = " ".join(text_of(VIEW.move(state, "play palitan NW NE", after, 0, PLAYERS)).split())
+    assert "swaps the NW and NE tiles; the diwa on them went along:" in line
+    assert "R red a8 → h9" in line and "B blue i8 → b9" in line
+    assert "orange" not in line  # a1 is on another tile
+
+
+def test_palitan_with_nobody_on_the_tiles() -> None:
+    state = build([("red", "e5"), ("blue", "e4"), ("orange", "a1")], green=["palitan", None, None])
+    after = state.apply("play palitan NE SE")
+    line = " ".join(text_of(VIEW.move(state, "play palitan NE SE", after, 0, PLAYERS)).split())
+    assert "swaps the NE and SE tiles; no diwa stood on them" in line
+
+
+def test_the_green_card_hint_only_when_a_flip_would_draw_one() -> None:
+    hint = "flip a paltik to draw one"
+    fresh = build([("red", "e5"), ("blue", "e4"), ("orange", "a1")])
+    assert hint in text_of(VIEW.turn(fresh, 0, PLAYERS))
+    drawn = build([("red", "e5"), ("blue", "e4"), ("orange", "a1")], green_drawn=True)
+    assert hint not in text_of(VIEW.turn(drawn, 0, PLAYERS))
+    assert "Your green card: none" in text_of(VIEW.turn(drawn, 0, PLAYERS))
+    assert hint not in text_of(VIEW.turn(fresh, None, PLAYERS))  # a replay: nobody is asked to flip
+
+
+def test_a_replay_lists_the_options_as_typed(run: Run, tmp_path: Path) -> None:
+    state = GAME.new_game(3, seed=3)
+    record = GameRecord.start(state, 3, players=["You", "Bot 1", "Bot 2"], bots={1: "random", 2: "random"})
+    path = record.save(tmp_path / "k.json")
+    result = run("replay", "--all", str(path))
+    options = next(line for line in result.output.splitlines() if line.startswith("Options:"))
+    assert "None" not in options and "False" not in options
+    assert "open_cards=false" in options and "elder" not in options and "tiles" not in options
