@@ -8,6 +8,8 @@ import is checked against its layer's rule.
   except from cli: the command line is the face of the other adapters (`laro bench` and `laro tournament` run
   sim's code, `laro serve` starts the server, `laro bench server` measures it), so cli -> sim and cli -> server
   are allowed on purpose;
+- rl (the environments, the OpenSpiel bridge and the batched engine) imports only core, games and bots, plus its
+  own extra's packages (numpy, gymnasium, pettingzoo, open_spiel): never cli, server or sim;
 - the package root (laro/__init__.py) is the public facade over core: stdlib and laro.core only; adapters may
   import it (e.g. for ``laro.__version__``), inner layers import laro.core instead.
 """
@@ -108,7 +110,7 @@ def test_import_arrows_point_inward(name: str) -> None:
 def test_every_layer_is_known() -> None:
     """Every subpackage of laro is a layer this test knows."""
     assert {layer(name) for name in MODULES} <= {"root", "core", "games", "bots", *ADAPTERS}
-    assert {"laro.core", "laro.games.lama"} <= set(MODULES)
+    assert {"laro.core", "laro.games.lama", "laro.rl"} <= set(MODULES)
 
 
 def _check(name: str, source: str) -> list[str]:
@@ -133,6 +135,9 @@ def _check(name: str, source: str) -> list[str]:
         ("laro.server.x", "from laro.cli import main"),
         ("laro.sim.x", "import laro.cli.main"),
         ("laro.rl.x", "from laro.server import app"),
+        ("laro.rl.x", "from laro.sim.tournament import play_match"),
+        ("laro.rl.x", "import laro.cli.views"),
+        ("laro.rl.x", "from laro.web import static"),
         ("laro.mystery.x", "import laro.core"),
     ],
 )
@@ -150,6 +155,10 @@ def test_the_checker_catches_wrong_arrows(name: str, source: str) -> None:
         ("laro.cli.x", "import click\nfrom laro.sim import tournament\nfrom laro.bots import get_bot"),
         ("laro.cli.x", "import laro\nfrom laro import __version__"),
         ("laro.server.x", "import starlette\nfrom laro.core import get_game\nfrom .store import Store"),
+        (
+            "laro.rl.x",
+            "import numpy\nfrom laro.bots import get_bot\nfrom laro.games.lama import GAME\nfrom .spec import Table",
+        ),
     ],
 )
 def test_the_checker_allows_right_arrows(name: str, source: str) -> None:

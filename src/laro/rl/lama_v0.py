@@ -1,0 +1,27 @@
+"""L.A.M.A. as a PettingZoo AEC environment (see docs/rl.md).
+
+>>> from laro.rl import lama_v0
+>>> env = lama_v0.env(num_players=4, options={"end_score": 20}, render_mode="ansi")
+>>> env.reset(seed=7)
+>>> env.possible_agents
+['player_0', 'player_1', 'player_2', 'player_3']
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from laro.rl.aec import LaroAECEnv, make_env
+
+__all__ = ["env", "raw_env"]
+
+
+def env(**kwargs: Any) -> Any:
+    """The environment with PettingZoo's order checks: ``num_players``, ``options``, ``reward``, ``max_cycles``,
+    ``render_mode`` as in :class:`laro.rl.aec.LaroAECEnv`."""
+    return make_env("lama", wrapped=True, **kwargs)
+
+
+def raw_env(**kwargs: Any) -> LaroAECEnv:
+    """The environment itself, without wrappers."""
+    return LaroAECEnv("lama", **kwargs)

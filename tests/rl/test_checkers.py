@@ -1,0 +1,107 @@
+"""The field's own checkers on both games: PettingZoo's api_test and seed_test, Gymnasium's check_env."""
+
+from __future__ import annotations
+
+import gymnasium
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+from pettingzoo.test import api_test, seed_test
+
+import laro.rl
+from laro.rl import kamara_v0, lama_v0
+
+GAMES = [
+    pytest.param(lama_v0, 2, id="lama-2"),
+    pytest.param(lama_v0, 5, id="lama-5"),
+    pytest.param(kamara_v0, 3, id="kamara-3"),
+]
+
+
+@pytest.mark.parametrize(("module", "players"), GAMES)
+def test_pettingzoo_api_test(module: object, players: int) -> None:
+    api_test(module.env(num_players=players), num_cycles=200)  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(("module", "players"), GAMES)
+def test_pettingzoo_seed_test(module: object, players: int) -> None:
+    seed_test(lambda: module.env(num_players=players), num_cycles=100)  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    ("env_id", "kwargs"),
+    [
+        ("laro/Lama-v0", {"num_players": 3, "opponents": "heuristic"}),
+        ("laro/Lama-v0", {"num_players": 2, "opponents": ["hard"], "seat": 1, "reward": "score"}),
+        ("laro/Kamara-v0", {"num_players": 2, "opponents": "random"}),
+    ],
+)
+def test_gymnasium_check_env(env_id: str, kwargs: dict[str, object]) -> None:
+    env = gymnasium.make(env_id, **kwargs)
+    check_env(env.unwrapped, skip_render_check=False)
+
+
+def test_whole_games_through_the_aec_api_end_with_the_rewards_of_the_game() -> None:
+    env = lama_v0.env(num_players=3, options={"end_score": 15})
+    rng = np.random.default_rng(0)
+    env.reset(seed=5)
+    totals = dict.fromkeys(env.possible_agents, 0.0)
+    for agent in env.agent_iter(max_iter=100_000):
+        observation, reward, termination, truncation, _ = env.last()
+        totals[agent] += reward
+        if termination or truncation:
+            env.step(None)
+            continue
+        env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+    state = env.unwrapped.state_
+    assert state.is_over
+    assert totals == {f"player_{s}": (1 / len(state.winners) if s in state.winners else 0.0) for s in range(3)}
+    assert laro.rl.lama_v0 is lama_v0
+
+
+@pytest.mark.parametrize(("module", "players"), GAMES)
+def test_max_cycles_truncates_after_that_many_turns_of_every_seat(module: object, players: int) -> None:
+    options = {"end_score": 500} if module is lama_v0 else {}  # a game longer than the cycles
+    env = module.env(num_players=players, max_cycles=4, options=options)  # type: ignore[attr-defined]
+    env.reset(seed=3)
+    rng = np.random.default_rng(1)
+    acted = 0
+    for _agent in env.agent_iter(max_iter=1000):
+        observation, _, termination, truncation, _ = env.last()
+        if termination or truncation:
+            assert all(env.truncations.values()) and not any(env.terminations.values())
+            env.step(None)
+            continue
+        env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+        acted += 1
+    assert acted == 4 * players and env.agents == []
+
+
+def test_an_action_outside_the_mask_ends_the_game_against_the_seat_that_took_it() -> None:
+    env = lama_v0.env(num_players=3)
+    env.reset(seed=1)
+    agent = env.agent_selection
+    illegal = int(np.flatnonzero(env.last()[0]["action_mask"] == 0)[0])
+    env.step(illegal)
+    assert env.rewards[agent] == -1.0 and all(env.terminations.values())
+    assert env.infos[agent] == {"illegal_action": True}
+
+
+def test_bad_arguments_are_refused_with_a_clear_message() -> None:
+    with pytest.raises(ValueError, match="2 to 6 players"):
+        lama_v0.env(num_players=7)
+    with pytest.raises(ValueError, match="reward must be one of win, score"):
+        kamara_v0.env(reward="points")
+    with pytest.raises(ValueError, match="no bot 'genius' for lama"):
+        gymnasium.make("laro/Lama-v0", opponents="genius")
+    with pytest.raises(ValueError, match="end_score"):
+        gymnasium.make("laro/Lama-v0", options={"end_score": 0})
+
+
+def test_ansi_render_shows_the_table_as_a_spectator_sees_it() -> None:
+    env = lama_v0.env(num_players=2, render_mode="ansi")
+    env.reset(seed=3)
+    text = env.render()
+    state = env.unwrapped.state_
+    assert text.splitlines()[0] == "L.A.M.A. round 1 · top card 2 · draw pile 43 · seat 1 to move"
+    assert "6 cards" in text and " ".join(state.hand(0)) not in text
