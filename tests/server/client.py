@@ -184,9 +184,10 @@ class Client:
 
     @classmethod
     async def connect(cls, ws_base: str, table_id: str, token: str | None = None, name: str = "client") -> Client:
-        url = f"{ws_base}/ws/tables/{table_id}" + (f"?token={token}" if token is not None else "")
+        url = f"{ws_base}/ws/tables/{table_id}"
         opening = connect(url, proxy=None, open_timeout=TIMEOUT, close_timeout=2, max_size=2**22)
         ws = await asyncio.wait_for(opening, TIMEOUT)
+        await ws.send(json.dumps({"type": "hello"} if token is None else {"type": "hello", "token": token}))
         return cls(ws, name)
 
     @property
@@ -308,7 +309,7 @@ class RawSocket:
     """A WebSocket made by hand on a plain socket, for clients that misbehave below what a library allows:
     it opens the connection, may send frames, and never reads a byte after the handshake unless asked."""
 
-    def __init__(self, port: int, path: str) -> None:
+    def __init__(self, port: int, path: str, token: str | None = None) -> None:
         self.sock = socket.socket()
         self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)  # a small window: the server must buffer
         self.sock.settimeout(TIMEOUT)
@@ -323,6 +324,7 @@ class RawSocket:
         while b"\r\n\r\n" not in answer:  # the handshake's answer, and not one byte more
             answer += self.sock.recv(1)
         assert answer.startswith(b"HTTP/1.1 101"), answer
+        self.send_text(json.dumps({"type": "hello"} if token is None else {"type": "hello", "token": token}))
 
     def send_text(self, text: str) -> None:
         payload = text.encode()

@@ -28,7 +28,7 @@ import threading
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -38,8 +38,17 @@ import pytest
 import laro
 from laro.core import GameState
 
-__all__ = ["ServerProcess", "StoredGame", "free_port", "make_server", "server", "server_factory"]
+__all__ = ["RELAXED", "ServerProcess", "StoredGame", "free_port", "make_server", "server", "server_factory"]
 
+# the limits of a server for tests that make many tables at once from one address, with seeds they choose (the
+# attack tests start servers with the real defaults: ``limits=()``)
+RELAXED = (
+    "--tables-per-minute=1000000",
+    "--seat-requests-per-second=1000000",
+    "--tables-per-address=100000",
+    "--bot-tables=1000",
+    "--allow-seeds",
+)
 START_TIMEOUT = 30.0  # seconds for a server to answer after it was started (a busy CI machine is slow to import)
 STOP_TIMEOUT = 10.0  # seconds SIGTERM has before SIGKILL follows
 
@@ -98,9 +107,17 @@ class ServerProcess:
     """One ``laro serve`` process on ``data_dir``; ``start``, ``stop``, ``kill`` and ``start`` again at will."""
 
     def __init__(
-        self, data_dir: Path, log_path: Path, *, bot_delay: float = 0.0, quiet: bool = True, db: str | None = None
+        self,
+        data_dir: Path,
+        log_path: Path,
+        *,
+        bot_delay: float = 0.0,
+        quiet: bool = True,
+        db: str | None = None,
+        limits: Sequence[str] = RELAXED,
     ) -> None:
         self.db = db  # a store URL instead of SQLite in data_dir
+        self.limits = list(limits)  # laro serve's options for its limits
         self.data_dir = data_dir
         self.log_path = log_path
         self.bot_delay = bot_delay
@@ -130,6 +147,7 @@ class ServerProcess:
         command += ["--data-dir", str(self.data_dir), "--bot-delay", str(self.bot_delay)]
         if self.db:
             command += ["--db", self.db]
+        command += self.limits
         return [*command, "--quiet"] if self.quiet else command
 
     def start(self) -> None:

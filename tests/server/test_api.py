@@ -31,7 +31,9 @@ def test_games_lists_both_games_with_bots_and_options(api: Api) -> None:
     for name, game in games.items():
         assert 2 <= game["min_players"] <= game["max_players"]
         assert {"heuristic", "random"} <= set(game["bots"]), name
-        assert all(set(option) == {"name", "default", "help", "choices"} for option in game["options"])
+        assert all(
+            set(option) == {"name", "default", "help", "choices", "minimum", "maximum"} for option in game["options"]
+        )
     kamara_options = {option["name"] for option in games["kamara"]["options"]}
     assert "max_rounds" in kamara_options and not kamara_options & {"tiles", "yellow_cards", "green_cards"}
     assert {option["name"] for option in games["lama"]["options"]} >= {"end_score"}
@@ -49,7 +51,7 @@ def test_create_gives_tokens_and_invites_for_human_seats_only(server: ServerProc
     for seat in answer["seats"]:  # an invite link names the table, the seat and its token
         invite = urlsplit(seat["invite"])
         assert seat["invite"].startswith("/") and table_id in seat["invite"]
-        query = parse_qs(invite.query)
+        query = parse_qs(invite.fragment)  # after "#": never sent to a server, never in its logs
         assert query["seat"] == [str(seat["seat"])] and query["token"] == [seat["token"]]
     summary = answer["table"]
     assert summary == api.table(table_id)

@@ -160,7 +160,7 @@ def test_a_client_that_never_reads_stalls_nobody(server: ServerProcess, api: Api
     other = api.seated("kamara", 2, {"max_rounds": 8}, {1: "heuristic"})
     deaf = [
         RawSocket(server.port, f"/ws/tables/{table.id}"),
-        RawSocket(server.port, f"/ws/tables/{table.id}?token={table.tokens[0]}"),
+        RawSocket(server.port, f"/ws/tables/{table.id}", table.tokens[0]),
         RawSocket(server.port, f"/ws/tables/{other.id}"),
     ]
     for sock in deaf:  # they even ask for more, and never read it
@@ -240,7 +240,7 @@ def test_a_client_that_stops_reading_is_disconnected(server_factory: Any) -> Non
     api = Api(server.base)
     racing = api.create("kamara", 8, {"max_rounds": 100}, {seat: "random" for seat in range(1, 8)})
     api.join(racing.id, 0, racing.tokens[0], "Deaf")
-    deaf = RawSocket(server.port, f"/ws/tables/{racing.id}?token={racing.tokens[0]}")
+    deaf = RawSocket(server.port, f"/ws/tables/{racing.id}", racing.tokens[0])
     start = time.monotonic()
     try:
         deadline = start + 10

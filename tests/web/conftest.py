@@ -20,6 +20,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, Playwright, sync_playwright
+from tests.server.server_process import RELAXED
 
 CHROMIUM = "/usr/bin/chromium"
 SCREENSHOTS = Path(__file__).resolve().parent / "screenshots"
@@ -56,7 +57,7 @@ class Server:
 
     def start(self) -> None:
         command = [sys.executable, "-m", "laro", "serve", "--port", str(self.port), "--data-dir", str(self.data_dir)]
-        command += ["--bot-delay", str(self.bot_delay), "--quiet"]
+        command += ["--bot-delay", str(self.bot_delay), "--quiet", *RELAXED]
         log = (self.data_dir / "server.log").open("ab")
         self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=dict(os.environ))
         deadline = time.monotonic() + 20

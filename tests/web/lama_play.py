@@ -75,5 +75,6 @@ def snap(page: Page, name: str) -> None:
 def server_state(url: str, table_id: str) -> dict[str, Any]:
     """The table's state as a spectator gets it from the server (to compare with what the page shows)."""
     with connect(url.replace("http://", "ws://") + f"/ws/tables/{table_id}", open_timeout=10) as socket:
+        socket.send(json.dumps({"type": "hello"}))
         message: dict[str, Any] = json.loads(socket.recv(timeout=10))
         return message

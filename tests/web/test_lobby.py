@@ -31,7 +31,7 @@ def test_create_invite_join_and_watch(server: Server, page: Page, browser: Brows
     expect(invites.locator("li")).to_have_count(1)
     expect(invites).to_contain_text("Seat 2")
     link = invites.locator("input").input_value()
-    assert f"/table/{table_id}?seat=1&token=" in link
+    assert f"/table/{table_id}#seat=1&token=" in link
     invites.get_by_test_id("copy").click()
     expect(invites.get_by_test_id("copy")).to_have_text("Copied ✓")
     assert page.evaluate("navigator.clipboard.readText()") == link

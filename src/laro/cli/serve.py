@@ -34,18 +34,87 @@ __all__ = ["serve"]
     type=click.FloatRange(0, 30),
     help="Seconds a bot waits before each action, so people can follow.",
 )
+@click.option(
+    "--bot-workers",
+    default=None,
+    type=click.IntRange(0, 64),
+    help="Processes in which bots think, at a lower priority [default: one per core but one; 0: a thread].",
+)
+@click.option(
+    "--connections-per-address",
+    default=64,
+    show_default=True,
+    type=click.IntRange(1, 100_000),
+    help="Open TCP connections one address may have (players behind one router share one).",
+)
+@click.option(
+    "--tables-per-address",
+    default=10,
+    show_default=True,
+    type=click.IntRange(1, 100_000),
+    help="Tables one address may have waiting for players at once.",
+)
+@click.option(
+    "--tables-per-minute",
+    default=6.0,
+    show_default=True,
+    type=click.FloatRange(0.01, 1e6),
+    help="New tables one address may make a minute (after a first burst of 10).",
+)
+@click.option(
+    "--seat-requests-per-second",
+    default=2.0,
+    show_default=True,
+    type=click.FloatRange(0.01, 1e6),
+    help="Joins, leaves, hand-overs and rematches one address may ask for a second (after a burst of 20).",
+)
+@click.option(
+    "--bot-tables",
+    default=4,
+    show_default=True,
+    type=click.IntRange(0, 100_000),
+    help="Tables that only bots play, running at once (one address may have a quarter of them, at least one).",
+)
+@click.option(
+    "--open-table-hours",
+    default=24.0,
+    show_default=True,
+    type=click.FloatRange(0.01, 24 * 365),
+    help="Hours a table waits for its players before it expires.",
+)
+@click.option(
+    "--allow-seeds", is_flag=True, help='Let POST /api/tables take a "seed" (tests only: it reveals every card).'
+)
 @click.option("--quiet", is_flag=True, help="Log warnings only, not every table event.")
-def serve(host: str, port: int, data_dir: Path, database: str | None, bot_delay: float, quiet: bool) -> None:
+def serve(
+    host: str,
+    port: int,
+    data_dir: Path,
+    database: str | None,
+    bot_delay: float,
+    bot_workers: int | None,
+    connections_per_address: int,
+    tables_per_address: int,
+    tables_per_minute: float,
+    seat_requests_per_second: float,
+    bot_tables: int,
+    open_table_hours: float,
+    allow_seeds: bool,
+    quiet: bool,
+) -> None:
     """Start the multiplayer server: tables of L.A.M.A. and Kamara for people and bots, played in the browser
     or by any WebSocket client (the protocol is in docs/protocol.md).
 
     Every action is saved before anyone hears of it; stop the server at any moment (even kill -9) and start it
-    again: every table is back as it was, and clients reconnect and carry on.
+    again: every table is back as it was, and clients reconnect and carry on. Its limits for the open internet
+    (rates, counts, timeouts) are listed in docs/protocol.md.
     """
     try:
         import uvicorn
 
+        from laro.server import protocols
         from laro.server.app import create_app
+        from laro.server.limits import ServerLimits
     except ImportError as error:
         raise click.ClickException(f"the server needs its extra: pip install 'laro[server]' ({error})") from None
     logging.basicConfig(level=logging.WARNING if quiet else logging.INFO, format="%(asctime)s %(message)s")
@@ -53,18 +122,49 @@ def serve(host: str, port: int, data_dir: Path, database: str | None, bot_delay:
         data_dir.mkdir(parents=True, exist_ok=True)
         database = f"sqlite://{(data_dir / 'tables.db').resolve()}"
     _check_store(database)
-    app = create_app(database, bot_delay=bot_delay)
+    limits = ServerLimits(
+        open_tables_per_address=tables_per_address,
+        creates_per_minute=tables_per_minute,
+        seat_calls_per_second=seat_requests_per_second,
+        bot_tables=bot_tables,
+        bot_tables_per_address=max(1, bot_tables // 4),
+        open_table_ttl=open_table_hours * 3600,
+    )
+    app = create_app(database, bot_delay=bot_delay, server_limits=limits, bot_workers=bot_workers, seeds=allow_seeds)
+    protocols.configure(per_address=connections_per_address, total=_connection_room())
     click.echo(f"laro server on http://{host}:{port}/ (store: {_shown(database)})")
     # small JSON messages: compressing them costs more time than it saves on the wire
     uvicorn.run(
         app,
         host=host,
         port=port,
+        http=protocols.GuardedHTTP,
+        ws=protocols.GuardedWebSocket,
         log_level="warning",
         ws_max_size=65536,
         ws_per_message_deflate=False,
+        ws_ping_interval=20.0,
+        ws_ping_timeout=20.0,
+        timeout_keep_alive=5,
+        h11_max_incomplete_event_size=16384,
         access_log=False,
     )
+
+
+def _connection_room() -> int:
+    """How many connections the server may hold: the open-files limit raised as far as allowed, less a reserve
+    for the store, the bots' processes and the log."""
+    try:
+        import resource
+
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        wanted = hard if hard != resource.RLIM_INFINITY else 65536
+        if soft < wanted:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+            soft = wanted
+    except (ImportError, ValueError, OSError):
+        return 1024
+    return max(64, min(soft, 65536) - 256)
 
 
 def _check_store(url: str) -> None:

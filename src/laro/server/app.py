@@ -1,5 +1,10 @@
 """The web application: the HTTP API for tables and seats, and play over WebSocket (see docs/protocol.md).
 
+Every answer carries the headers of a page that must not be framed, leak its address or run foreign code
+(``Content-Security-Policy``, ``Referrer-Policy: no-referrer``, …). Seat tokens never travel in an address: the
+WebSocket takes its token in the first message (``hello``), and invite links carry theirs after ``#``, which a
+browser never sends to a server or a proxy.
+
 >>> app = create_app("sqlite::memory:")
 >>> sorted({route.path for route in app.routes if route.path.startswith("/api/tables")})
 ['/api/tables', '/api/tables/{table_id}', '/api/tables/{table_id}/rematch',
@@ -12,15 +17,20 @@ import asyncio
 import contextlib
 import json
 import logging
+import math
+import re
+from collections import Counter
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
-from starlette.requests import Request
+from starlette.middleware import Middleware
+from starlette.requests import HTTPConnection, Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 import laro
@@ -28,6 +38,7 @@ from laro.bots import list_bots
 from laro.core import JSONDict, LaroError, get_game, list_games
 from laro.server.connection import Connection, Limits, ProtocolError, parse_message
 from laro.server.hub import Hub
+from laro.server.limits import Buckets, ServerLimits
 from laro.server.store import Store, StoreError, open_store
 from laro.server.tables import Refusal, Table
 
@@ -35,40 +46,100 @@ __all__ = ["create_app"]
 
 log = logging.getLogger("laro.server")
 WEB = Path(laro.__file__).resolve().parent / "web" / "static"  # the browser client, served as files
-MAX_BODY = 65536  # bytes of a request body (a custom Kamara tile set fits easily)
 _STATUS = {
     "no_table": 404,
+    "not_found": 404,
     "bad_token": 403,
     "stale_seq": 409,
     "game_over": 409,
+    "expired": 409,
     "not_started": 409,
     "not_over": 409,
     "too_large": 413,
+    "rate_limited": 429,
+    "too_many": 429,
+    "busy": 503,
+    "damaged": 503,
+    "unavailable": 503,
 }
+_LANGUAGE = re.compile(r"[a-z]{2}")
+HELLO_TIMEOUT = 5.0  # seconds a new WebSocket has to say hello before it is taken for a spectator
+# what a page of laro may load and do: only its own files, nothing inline, never inside another site's frame
+SECURITY_HEADERS = [
+    (
+        b"content-security-policy",
+        b"default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+        b"object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+    ),
+    (b"referrer-policy", b"no-referrer"),
+    (b"x-content-type-options", b"nosniff"),
+    (b"x-frame-options", b"DENY"),
+]
 
 
-def _error(code: str, message: str, status: int | None = None) -> JSONResponse:
-    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status or _STATUS.get(code, 400))
+def _error(code: str, message: str, status: int | None = None, retry: float | None = None) -> JSONResponse:
+    headers = {"Retry-After": str(max(1, math.ceil(retry)))} if retry else None
+    return JSONResponse(
+        {"error": {"code": code, "message": message}}, status_code=status or _STATUS.get(code, 400), headers=headers
+    )
 
 
-async def _body(request: Request) -> dict[str, Any]:
-    raw = await request.body()
-    if len(raw) > MAX_BODY:
-        raise Refusal("too_large", f"a request body is at most {MAX_BODY} bytes")
+async def _body(request: Request, limit: int) -> dict[str, Any]:
+    """The request's JSON object, read no further than ``limit`` bytes (refused at once on its Content-Length)."""
+    declared = request.headers.get("content-length")
+    if declared is not None and (not declared.isdigit() or int(declared) > limit):
+        raise Refusal("too_large", f"a request body is at most {limit} bytes")
+    raw = bytearray()
+    async for chunk in request.stream():
+        raw += chunk
+        if len(raw) > limit:
+            raise Refusal("too_large", f"a request body is at most {limit} bytes")
     try:
         data = json.loads(raw or b"{}")
-    except ValueError:
-        raise Refusal("malformed", "the request body must be a JSON object") from None
+    except (ValueError, RecursionError):
+        raise Refusal("malformed", "the request body must be a JSON object (not nested too deeply)") from None
     if not isinstance(data, dict):
         raise Refusal("malformed", "the request body must be a JSON object")
     return data
 
 
-def create_app(store: Store | str, bot_delay: float = 0.6, limits: Limits | None = None) -> Starlette:
-    """The server's application over ``store`` (a store or its URL)."""
+class Throttled(Refusal):
+    """A refusal that says when to try again."""
+
+    def __init__(self, message: str, retry: float) -> None:
+        super().__init__("rate_limited", message)
+        self.retry = retry
+
+
+def _address(connection: HTTPConnection) -> str:
+    return connection.client.host if connection.client else "unknown"
+
+
+def create_app(
+    store: Store | str,
+    bot_delay: float = 0.6,
+    limits: Limits | None = None,
+    server_limits: ServerLimits | None = None,
+    bot_workers: int | None = None,
+    seeds: bool = False,
+) -> Starlette:
+    """The server's application over ``store`` (a store or its URL). ``seeds=True`` lets a table be made with a
+    given ``"seed"`` (for tests and demonstrations: whoever knows a seed knows every hidden card)."""
     the_store = open_store(store) if isinstance(store, str) else store
-    hub = Hub(the_store, bot_delay=bot_delay)
+    bounds = server_limits or ServerLimits()
+    hub = Hub(the_store, bot_delay=bot_delay, limits=bounds, bot_workers=bot_workers)
     limits = limits or Limits()
+    creates = Buckets(bounds.creates_per_minute / 60, bounds.create_burst)
+    seat_calls = Buckets(bounds.seat_calls_per_second, bounds.seat_call_burst)
+    sockets: Counter[str] = Counter()  # WebSocket connections per address
+
+    def throttle(buckets: Buckets, request: Request, what: str) -> None:
+        wait = buckets.wait(_address(request))
+        if wait:
+            raise Throttled(f"too many {what} from your address; try again in {math.ceil(wait)} s", wait)
+
+    def refused(error: Refusal) -> JSONResponse:
+        return _error(error.code, str(error), retry=getattr(error, "retry", None))
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -92,7 +163,14 @@ def create_app(store: Store | str, bot_delay: float = 0.6, limits: Limits | None
                     "max_players": game.max_players,
                     "bots": list_bots(name),
                     "options": [
-                        {"name": spec.name, "default": spec.default, "help": spec.help, "choices": spec.choices}
+                        {
+                            "name": spec.name,
+                            "default": spec.default,
+                            "help": spec.help,
+                            "choices": spec.choices,
+                            "minimum": spec.minimum,
+                            "maximum": spec.maximum,
+                        }
                         for spec in game.option_specs
                         if spec.name not in ("tiles", "yellow_cards", "green_cards")
                     ],
@@ -102,7 +180,8 @@ def create_app(store: Store | str, bot_delay: float = 0.6, limits: Limits | None
 
     async def create_table(request: Request) -> Response:
         try:
-            body = await _body(request)
+            throttle(creates, request, "new tables")
+            body = await _body(request, bounds.body_bytes)
             game, players = body.get("game"), body.get("players")
             options, bots = body.get("options") or {}, body.get("bots") or {}
             if not isinstance(game, str) or isinstance(players, bool) or not isinstance(players, int):
@@ -110,37 +189,56 @@ def create_app(store: Store | str, bot_delay: float = 0.6, limits: Limits | None
             if not isinstance(options, dict) or not isinstance(bots, dict):
                 raise Refusal("bad_request", '"options" and "bots" are JSON objects')
             seat_bots = {_seat_number(seat): str(bot) for seat, bot in bots.items()}
-            table, tokens = await hub.create(game, players, options, seat_bots)
+            seed = body.get("seed")
+            if seed is not None and (not seeds or isinstance(seed, bool) or not isinstance(seed, int)):
+                raise Refusal(
+                    "bad_request",
+                    "this server draws every table's seed itself" if not seeds else '"seed" is a whole number',
+                )
+            address = _address(request)
+            table, tokens = await hub.create(game, players, options, seat_bots, seed=seed, address=address)
         except Refusal as error:
-            return _error(error.code, str(error))
+            return refused(error)
         seats = [
-            {"seat": seat, "token": token, "invite": f"/table/{table.meta.id}?seat={seat}&token={token}"}
+            {"seat": seat, "token": token, "invite": f"/table/{table.meta.id}#seat={seat}&token={token}"}
             for seat, token in sorted(tokens.items())
         ]
         return JSONResponse({"id": table.meta.id, "seats": seats, "table": table.summary()}, status_code=201)
 
     async def list_tables(request: Request) -> Response:
-        return JSONResponse({"tables": hub.listing()})
+        raw_limit = request.query_params.get("limit")
+        if raw_limit is not None and not (raw_limit.isdigit() and len(raw_limit) < 6):
+            return _error("bad_request", f"limit is a whole number of tables, at most {bounds.lobby_page_max}")
+        try:
+            page = hub.listing(None if raw_limit is None else int(raw_limit), request.query_params.get("before"))
+        except Refusal as error:
+            return refused(error)
+        return JSONResponse(page)
 
     async def get_table(request: Request) -> Response:
-        table = await hub.get(request.path_params["table_id"])
+        try:
+            table = await hub.get(request.path_params["table_id"])
+        except Refusal as error:
+            return refused(error)
         if table is None:
             return _error("no_table", "no such table")
         return JSONResponse(table.summary())
 
     async def rematch(request: Request) -> Response:
         try:
-            body = await _body(request)
+            throttle(seat_calls, request, "seat requests")
+            body = await _body(request, bounds.body_bytes)
             table = await hub.rematch(request.path_params["table_id"], str(body.get("token", "")))
         except Refusal as error:
-            return _error(error.code, str(error))
+            return refused(error)
         return JSONResponse(table.summary())
 
     async def seat_action(request: Request) -> Response:
         table_id, what = request.path_params["table_id"], request.path_params["what"]
         try:
+            throttle(seat_calls, request, "seat requests")
             seat = _seat_number(request.path_params["seat"])
-            body = await _body(request)
+            body = await _body(request, bounds.body_bytes)
             token = str(body.get("token", ""))
             if what == "join":
                 table = await hub.change(table_id, lambda t: t.join_event(seat, token, str(body.get("name", ""))))
@@ -149,26 +247,43 @@ def create_app(store: Store | str, bot_delay: float = 0.6, limits: Limits | None
             elif what == "bot":
                 table = await hub.change(table_id, lambda t: t.bot_event(seat, token, str(body.get("bot", ""))))
             else:
-                return _error("not_found", f"no seat action {what!r}: join, leave or bot", 404)
+                return _error("not_found", f"no seat action {what[:40]!r}: join, leave or bot", 404)
         except Refusal as error:
-            return _error(error.code, str(error))
+            return refused(error)
         return JSONResponse(table.summary())
 
     async def play(websocket: WebSocket) -> None:
+        address = _address(websocket)
         await websocket.accept()
-        table_id = websocket.path_params["table_id"]
-        table = await hub.get(table_id)
-        if table is None:
-            await _refuse(websocket, "no_table", f"no table {table_id!r}", 4404)
+        if sockets[address] >= bounds.sockets_per_address:
+            message = f"at most {bounds.sockets_per_address} connections from one address"
+            await _refuse(websocket, "too_many", message, 1013)
             return
-        seat = None
-        token = websocket.query_params.get("token")
-        if token is not None:
-            try:
-                seat = table.seat_of_token(token)
-            except Refusal as error:
-                await _refuse(websocket, error.code, str(error), 4403)
-                return
+        sockets[address] += 1
+        try:
+            await _play(websocket)
+        finally:
+            sockets[address] -= 1
+            if not sockets[address]:
+                del sockets[address]
+
+    async def _play(websocket: WebSocket) -> None:
+        table_id = websocket.path_params["table_id"]
+        try:
+            table = await hub.get(table_id)
+            if table is None:
+                raise Refusal("no_table", f"no table {table_id[:64]!r}")
+            hub.admit_listener(table_id)
+        except Refusal as error:
+            await _refuse(websocket, error.code, str(error), _CLOSE.get(error.code, 1013))
+            return
+        try:  # the first message says who this is: a seat (by its token) or a spectator
+            seat, first = await _hello(websocket, table, limits)
+        except Refusal as error:
+            await _refuse(websocket, error.code, str(error), _CLOSE.get(error.code, 1008))
+            return
+        except WebSocketDisconnect:
+            return
         connection = Connection(websocket, seat, limits)
         if hub.listen(table_id, connection) is None:  # a finished table: its last state, then goodbye
             await websocket.send_text(json.dumps(table.state_message(seat)))
@@ -176,7 +291,7 @@ def create_app(store: Store | str, bot_delay: float = 0.6, limits: Limits | None
             return
         connection.notify(table)
         sender = websocket.app.state.spawn(connection.run_sender())
-        receiver = websocket.app.state.spawn(_receive(websocket, connection, hub, table_id, limits))
+        receiver = websocket.app.state.spawn(_receive(websocket, connection, hub, table_id, limits, first))
         try:  # the connection ends when the client goes, or when the sender gives up on a client that stopped reading
             await asyncio.wait((receiver, sender), return_when=asyncio.FIRST_COMPLETED)
             if receiver.done():
@@ -186,11 +301,19 @@ def create_app(store: Store | str, bot_delay: float = 0.6, limits: Limits | None
             connection.closed = True
             sender.cancel()
             receiver.cancel()
+            if sender.done() and not receiver.done():  # the client stopped reading: let its socket go for good
+                _abort(websocket)
 
     async def rules(request: Request) -> Response:
         name, lang = request.path_params["game"], request.query_params.get("lang", "en")
         try:
-            text = get_game(name).rules_text(lang)
+            game = get_game(name)
+        except LaroError:
+            return _error("not_found", f"no game {name[:40]!r}; games: {', '.join(list_games())}", 404)
+        if not _LANGUAGE.fullmatch(lang):
+            return _error("not_found", f"no rules in language {lang[:12]!r}; try 'en' or 'ko'", 404)
+        try:
+            text = game.rules_text(lang)
         except (LaroError, ValueError) as error:
             return _error("not_found", str(error), 404)
         return JSONResponse({"game": name, "lang": lang, "markdown": text})
@@ -199,12 +322,13 @@ def create_app(store: Store | str, bot_delay: float = 0.6, limits: Limits | None
         """The public component data of a game (Kamara's tiles and cards), for drawing it."""
         try:
             game = get_game(request.path_params["game"])
-        except LaroError as error:
-            return _error("not_found", str(error), 404)
+        except LaroError:
+            return _error("not_found", f"no game {request.path_params['game'][:40]!r}", 404)
         data = getattr(game, "component_data", None)
         return JSONResponse({"game": game.name, "components": data() if callable(data) else None})
 
     app = Starlette(
+        middleware=[Middleware(_SecurityHeaders)],
         routes=[
             Route("/", _page("index.html")),
             Route("/table/{table_id}", _page("table.html")),
@@ -264,18 +388,48 @@ def _acting(seat: int, action: str, seq: int) -> Callable[[Table], JSONDict]:
 
 
 async def _refuse(websocket: WebSocket, code: str, message: str, close_code: int) -> None:
+    """Say why in an ``error`` message, then close with ``close_code``."""
     await websocket.send_text(json.dumps({"type": "error", "code": code, "message": message}))
     await websocket.close(close_code)
 
 
-async def _receive(websocket: WebSocket, connection: Connection, hub: Hub, table_id: str, limits: Limits) -> None:
+async def _hello(websocket: WebSocket, table: Table, limits: Limits) -> tuple[int | None, Any]:
+    """Who a new connection is: the seat its ``hello`` names by token, or a spectator (a ``hello`` without a
+    token, or any other first message, or none within ``HELLO_TIMEOUT``). Returns the seat and the first message
+    if it was not a hello (to be handled as usual). :class:`Refusal` ``bad_token`` for a token of no seat."""
+    try:
+        received = await asyncio.wait_for(websocket.receive(), HELLO_TIMEOUT)
+    except TimeoutError:
+        return None, None
+    if received["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(received.get("code", 1000))
+    try:
+        message = parse_message(received.get("text") or received.get("bytes") or b"", limits.max_bytes)
+    except ProtocolError:
+        return None, received
+    if message["type"] != "hello":
+        return None, received
+    token = message.get("token")
+    if token is None:
+        return None, None
+    if not isinstance(token, str):
+        raise Refusal("bad_token", "a token is the text the table's invite gave")
+    return table.seat_of_token(token), None
+
+
+async def _receive(
+    websocket: WebSocket, connection: Connection, hub: Hub, table_id: str, limits: Limits, first: Any = None
+) -> None:
     """Read the client's messages until it goes; refuse what is wrong, act on what is right."""
     strikes = 0
     while True:
-        try:
-            received = await websocket.receive()
-        except (WebSocketDisconnect, RuntimeError):
-            return
+        if first is not None:
+            received, first = first, None
+        else:
+            try:
+                received = await websocket.receive()
+            except (WebSocketDisconnect, RuntimeError):
+                return
         if received["type"] == "websocket.disconnect":
             return
         raw = received.get("text") or received.get("bytes") or b""
@@ -312,5 +466,37 @@ async def _receive(websocket: WebSocket, connection: Connection, hub: Hub, table
                 connection.notify(table)
         elif kind == "ping":
             connection.send({"type": "pong"})
+        elif kind == "hello":
+            connection.error("bad_request", "hello is the first message only; reconnect to change seats")
         else:
-            connection.error("unknown_type", f"unknown message type {kind!r}: act, sync or ping")
+            connection.error("unknown_type", f"unknown message type {kind[:40]!r}: act, sync or ping")
+
+
+_CLOSE = {"no_table": 4404, "bad_token": 4403, "damaged": 4410, "busy": 1013, "too_many": 1013}
+
+
+def _abort(websocket: WebSocket) -> None:
+    """Drop a client's socket at once, unsent data and all (one that stopped reading keeps the kernel's buffers
+    full for as long as its socket lives)."""
+    abort = websocket.scope.get("extensions", {}).get("laro.abort")
+    if callable(abort):
+        abort()
+
+
+class _SecurityHeaders:
+    """Adds :data:`SECURITY_HEADERS` to every HTTP answer."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message = {**message, "headers": [*message.get("headers", []), *SECURITY_HEADERS]}
+            await send(message)
+
+        await self.app(scope, receive, with_headers)

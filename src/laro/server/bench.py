@@ -128,8 +128,9 @@ class _Run:
         """Play one seat: on each turn think, act, and time the answer. True if the game ended."""
         import websockets
 
-        url = f"{self.ws_base}/ws/tables/{table_id}?token={token}"
+        url = f"{self.ws_base}/ws/tables/{table_id}"
         async with websockets.connect(url, max_size=2**22) as ws:
+            await ws.send(json.dumps({"type": "hello", "token": token}))
             sent_at: float | None = None
             sent_seq = -1
             while True:

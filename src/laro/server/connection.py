@@ -4,9 +4,8 @@ A table tells a connection that it changed; the connection's own sender task ren
 socket is ready, so a slow client skips states it could not take in time (it resyncs by ``seq``) instead of
 queueing them, and a client that stops reading is dropped after ``send_timeout`` seconds.
 
->>> bucket = RateLimit(per_second=2, burst=2)
->>> [bucket.allow(now=0.0) for _ in range(3)], bucket.allow(now=1.0)
-([True, True, False], True)
+>>> parse_message('{"type": "act", "action": "draw", "seq": 3}', 4096)["action"]
+'draw'
 """
 
 from __future__ import annotations
@@ -14,15 +13,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import time
 from collections import deque
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from laro.core import JSONDict
+from laro.server.limits import RateLimit
 from laro.server.tables import Table
 
-__all__ = ["Connection", "Limits", "RateLimit", "parse_message"]
+__all__ = ["Connection", "Limits", "parse_message"]
 
 
 class Limits:
@@ -35,26 +34,6 @@ class Limits:
         self.per_second = per_second
         self.burst = burst
         self.send_timeout = send_timeout
-
-
-class RateLimit:
-    """A token bucket: ``burst`` messages at once, then ``per_second``."""
-
-    def __init__(self, per_second: float, burst: int) -> None:
-        self.per_second = per_second
-        self.burst = burst
-        self.tokens = float(burst)
-        self.last: float | None = None
-
-    def allow(self, now: float | None = None) -> bool:
-        now = time.monotonic() if now is None else now
-        if self.last is not None:
-            self.tokens = min(self.burst, self.tokens + (now - self.last) * self.per_second)
-        self.last = now
-        if self.tokens >= 1:
-            self.tokens -= 1
-            return True
-        return False
 
 
 class ProtocolError(ValueError):
@@ -70,7 +49,7 @@ def parse_message(raw: str | bytes, max_bytes: int) -> JSONDict:
         raise ProtocolError("too_large", f"messages are at most {max_bytes} bytes; this one has {size}")
     try:
         message = json.loads(raw)
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):
         raise ProtocolError("malformed", 'a message is one JSON object, e.g. {"type": "act", ...}') from None
     if not isinstance(message, dict) or not isinstance(message.get("type"), str):
         raise ProtocolError("malformed", 'a message is a JSON object with a "type"')

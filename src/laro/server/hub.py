@@ -3,19 +3,29 @@
 The order of a change is always: check it against the table (under the table's lock), append the event to the
 store (committed), apply it in memory, then tell every connection and log one line. A crash between the append
 and the telling loses nothing: the event is in the log, and clients that reconnect see it by its ``seq``.
+
+The hub also keeps the server's bounds (:mod:`laro.server.limits`): how many tables wait for players, per address
+and in all, how many tables only bots play, and how many connections a table has; it ends tables nobody joined in
+time (an ``end`` event, ``expired``), keeps the lobby as an index ordered by creation (so a page of it costs the
+same however many tables there are), and keeps recently read finished tables in memory, so that reading one again
+does not replay its log.
 """
 
 from __future__ import annotations
 
 import asyncio
+import bisect
 import functools
 import logging
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from laro.core import JSONDict
+from laro.server.bot_pool import BotPool
+from laro.server.limits import ServerLimits
 from laro.server.store import SeqConflict, Store, StoreError, TableSummary
 from laro.server.tables import Refusal, Table
 
@@ -38,51 +48,180 @@ class _Live:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     listeners: set[Listener] = field(default_factory=set)
     bot_task: asyncio.Task[None] | None = None
+    address: str | None = None  # who made it (in memory only: after a restart, nobody)
+
+
+def _lobby_key(table: Table) -> tuple[float, str]:
+    return (table.meta.created, table.meta.id)
+
+
+def cursor_of(key: tuple[float, str]) -> str:
+    """The lobby's page cursor: where the next page starts (older tables than this one).
+
+    >>> cursor_of((1700000000.25, "t1")), key_of_cursor("1700000000.25_t1")
+    ('1700000000.25_t1', (1700000000.25, 't1'))
+    """
+    return f"{key[0]!r}_{key[1]}"
+
+
+def key_of_cursor(cursor: str) -> tuple[float, str]:
+    created, _, table_id = cursor.partition("_")
+    try:
+        return (float(created), table_id)
+    except ValueError:
+        raise Refusal("bad_request", f"not a lobby cursor: {cursor[:40]!r}; use the 'next' of a page") from None
 
 
 class Hub:
     """Tables in memory, backed by a store; bots play their seats after ``bot_delay`` seconds."""
 
-    def __init__(self, store: Store, bot_delay: float = 0.6) -> None:
+    def __init__(
+        self,
+        store: Store,
+        bot_delay: float = 0.6,
+        limits: ServerLimits | None = None,
+        bot_workers: int | None = None,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
         self.store = store
         self.bot_delay = bot_delay
+        self.limits = limits or ServerLimits()
+        self.bots = BotPool(bot_workers)
+        self.clock = clock
         self._live: dict[str, _Live] = {}
+        self._lobby: list[tuple[float, str]] = []  # (created, id) of every table not over, oldest first
+        self._finished: OrderedDict[str, Table] = OrderedDict()  # recently read finished tables
+        self._damaged: dict[str, str] = {}  # table id -> why it cannot be played
         self._rematches: dict[str, str] = {}  # finished table -> the table where its players play again
         self._rematch_lock = asyncio.Lock()
         self._closing = False
+        self._sweeper: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
-        """Rebuild every unfinished table from its log and let its bots play on."""
+        """Rebuild every unfinished table from its log and let its bots play on; a table that cannot be rebuilt
+        is reported in one line and left out, the others carry on."""
         for stored in await self.store.load_active():
             try:
                 table = Table.restore(stored)
-            except (Refusal, ValueError, KeyError) as error:
-                log.error("table %s cannot be restored: %s", stored.meta.id, error)
+            except (Refusal, ValueError, KeyError, TypeError) as error:
+                self._damaged[stored.meta.id] = str(error)
+                log.error("table %s is damaged and left out: %s", stored.meta.id, error)
                 continue
-            if table.state.is_over:  # stopped between the last action and its result: finish the table now
+            if table.over:  # stopped between the last event and its result: finish the table now
                 try:
                     await self.store.finish(table.meta.id, table.result() or {})
                 except StoreError as error:
                     log.error("table %s cannot be finished: %s", stored.meta.id, error)
                 continue
-            self._live[table.meta.id] = _Live(table)
+            self._add(_Live(table))
             log.info("table %s restored at seq %d (%s, %s)", table.meta.id, table.seq, table.game.name, table.status)
-            self._schedule_bot(self._live[table.meta.id])
+        self._sweeper = asyncio.get_running_loop().create_task(self._sweep_forever())
+        if any(live.table.bot_to_move() for live in self._live.values()):
+            await self.bots.warm()
+        for live in list(self._live.values()):
+            self._schedule_bot(live)
 
     async def stop(self) -> None:
         self._closing = True
+        if self._sweeper is not None:
+            self._sweeper.cancel()
         for live in self._live.values():
             if live.bot_task is not None:
                 live.bot_task.cancel()
+        self.bots.close()
+
+    def _add(self, live: _Live) -> None:
+        self._live[live.table.meta.id] = live
+        bisect.insort(self._lobby, _lobby_key(live.table))
+
+    def _drop(self, table_id: str) -> None:
+        """A finished table nobody watches leaves the memory (the store keeps it; the cache may hold it a while)."""
+        live = self._live.pop(table_id, None)
+        if live is not None:
+            self._unlist(live.table)
+            self._cache(live.table)
+
+    def _unlist(self, table: Table) -> None:
+        key = _lobby_key(table)
+        at = bisect.bisect_left(self._lobby, key)
+        if at < len(self._lobby) and self._lobby[at] == key:
+            del self._lobby[at]
+
+    def _cache(self, table: Table) -> None:
+        self._finished[table.meta.id] = table
+        self._finished.move_to_end(table.meta.id)
+        while len(self._finished) > self.limits.finished_cache:
+            self._finished.popitem(last=False)
+
+    # -- bounds ---------------------------------------------------------------------------------------------------
+
+    def _admit(self, has_humans: bool, address: str | None) -> None:
+        """Refuse (``busy``) a new table beyond the server's bounds: waiting tables per address and in all, every
+        table in all, tables that only bots play."""
+        limits = self.limits
+        lives = [live for live in self._live.values() if not live.table.over]
+        if len(lives) >= limits.tables:
+            raise Refusal("busy", f"the server holds {limits.tables} tables, its most; try again later")
+        if has_humans:
+            waiting = [live for live in lives if not live.table.started]
+            if len(waiting) >= limits.open_tables:
+                raise Refusal("busy", f"{limits.open_tables} tables wait for players already; join one of them")
+            if (
+                address is not None
+                and sum(live.address == address for live in waiting) >= limits.open_tables_per_address
+            ):
+                raise Refusal(
+                    "too_many",
+                    f"at most {limits.open_tables_per_address} of your tables may wait for players at once",
+                )
+            return
+        bots_only = [live for live in lives if not live.table.has_humans]
+        if len(bots_only) >= limits.bot_tables:
+            raise Refusal("busy", f"at most {limits.bot_tables} tables of bots alone play at once; try again later")
+        if address is not None and sum(live.address == address for live in bots_only) >= limits.bot_tables_per_address:
+            raise Refusal("too_many", f"at most {limits.bot_tables_per_address} of your tables may be bots alone")
+
+    def admit_listener(self, table_id: str) -> None:
+        """Refuse (``busy``) a connection to a table that has ``sockets_per_table`` already."""
+        live = self._live.get(table_id)
+        if live is not None and len(live.listeners) >= self.limits.sockets_per_table:
+            raise Refusal("busy", f"this table has {self.limits.sockets_per_table} connections, its most")
+
+    async def sweep(self) -> list[str]:
+        """End every table that waited for its players longer than ``open_table_ttl``; their ids."""
+        now, ttl = self.clock(), self.limits.open_table_ttl
+        ended = []
+        for table_id, live in list(self._live.items()):
+            if live.table.expired(now, ttl):
+                try:
+                    await self.change(table_id, lambda table: table.end_event("expired"))
+                except (Refusal, StoreError) as error:
+                    log.warning("table %s could not expire: %s", table_id, error)
+                    continue
+                ended.append(table_id)
+        return ended
+
+    async def _sweep_forever(self, every: float = 60.0) -> None:
+        while not self._closing:
+            await self.sweep()
+            await asyncio.sleep(every)
 
     # -- tables -----------------------------------------------------------------------------------------------
 
     async def create(
-        self, game: str, players: int, options: dict[str, Any], bots: dict[int, str], seed: int | None = None
+        self,
+        game: str,
+        players: int,
+        options: dict[str, Any],
+        bots: dict[int, str],
+        seed: int | None = None,
+        address: str | None = None,
     ) -> tuple[Table, dict[int, str]]:
         table, tokens = Table.create(game, players, options, bots, seed=seed)
+        self._admit(table.has_humans, address)
         await self.store.create_table(table.meta)
-        live = self._live[table.meta.id] = _Live(table)
+        live = _Live(table, address=address)
+        self._add(live)
         log.info("table %s created: %s, %d players, bots %s", table.meta.id, table.game.name, players, bots or "none")
         self._schedule_bot(live)
         return table, tokens
@@ -99,8 +238,10 @@ class Hub:
             new_id = self._rematches.get(table_id)
             if new_id is None:
                 meta = table.rematch_meta(token)
+                self._admit(True, None)
                 await self.store.create_table(meta)
-                new = self._live[meta.id] = _Live(Table(meta))
+                new = _Live(Table(meta))
+                self._add(new)
                 new_id = self._rematches[table_id] = meta.id
                 log.info("table %s: the players play again at table %s", table_id, meta.id)
                 self._schedule_bot(new)
@@ -115,25 +256,43 @@ class Hub:
         return found
 
     async def get(self, table_id: str) -> Table | None:
-        """A live table, or a finished one read back from the store."""
+        """A live table, or a finished one (from memory if read lately, else read back from the store); None if
+        there is no such table. A table that cannot be read back raises :class:`Refusal` ``damaged``."""
         live = self._live.get(table_id)
         if live is not None:
             return live.table
+        cached = self._finished.get(table_id)
+        if cached is not None:
+            self._finished.move_to_end(table_id)
+            cached.rematch = self._rematches.get(table_id)
+            return cached
+        if table_id in self._damaged:
+            raise _damaged(table_id)
         try:
             stored = await self.store.load(table_id)
             if stored is None:
                 return None
             table = Table.restore(stored)
-            table.rematch = self._rematches.get(table_id)
-            return table
-        except (StoreError, Refusal, ValueError, KeyError) as error:  # unreadable, or played under other rules
+        except StoreError as error:
             log.warning("table %s cannot be read back: %s", table_id, error)
-            return None
+            raise Refusal("unavailable", "the server cannot read that table now; try again") from None
+        except (Refusal, ValueError, KeyError, TypeError) as error:  # a damaged log, or played under other rules
+            self._damaged[table_id] = str(error)
+            log.error("table %s is damaged: %s", table_id, error)
+            raise _damaged(table_id) from None
+        table.rematch = self._rematches.get(table_id)
+        self._cache(table)
+        return table
 
-    def listing(self) -> list[JSONDict]:
-        """Open and running tables, newest first."""
-        tables = [live.table for live in self._live.values() if not live.table.state.is_over]
-        return [table.summary() for table in sorted(tables, key=lambda t: -t.meta.created)]
+    def listing(self, limit: int | None = None, before: str | None = None) -> JSONDict:
+        """A page of the lobby: up to ``limit`` open and running tables, newest first, older than the cursor
+        ``before`` (the ``next`` of the page before), with the cursor of the next page (None on the last)."""
+        limit = self.limits.lobby_page if limit is None else max(1, min(limit, self.limits.lobby_page_max))
+        end = len(self._lobby) if before is None else bisect.bisect_left(self._lobby, key_of_cursor(before))
+        keys = self._lobby[max(0, end - limit) : end][::-1]
+        tables = [self._live[table_id].table.summary() for _, table_id in keys]
+        more = end - limit > 0
+        return {"tables": tables, "next": cursor_of(keys[-1]) if more and keys else None, "total": len(self._lobby)}
 
     async def finished(self, limit: int = 20) -> list[TableSummary]:
         return [row for row in await self.store.list_tables(limit, include_finished=True) if row.finished]
@@ -144,26 +303,28 @@ class Hub:
         """Make an event from the table (may raise :class:`Refusal`), store it, apply it, tell everyone."""
         live = self._live.get(table_id)
         if live is None:
-            if await self.get(table_id) is not None:  # finished, and kept by the store only
-                raise Refusal("game_over", "the game is over")
+            found = await self.get(table_id)
+            if found is not None:  # finished, and kept by the store only
+                found.check_open()  # refuses as the table's ending says: over, or expired
             raise Refusal("no_table", f"no open or running table {table_id!r}")
         async with live.lock:
             table = live.table
             event = make_event(table)
-            event["time"] = time.time()  # when it happened: the summary's "updated", after a restart too
+            event["time"] = self.clock()  # when it happened: the summary's "updated", after a restart too
             try:
                 await self.store.append(table_id, event)
             except SeqConflict:
                 raise Refusal("stale_seq", "someone else acted first: look again") from None
             table.apply(event)
             log.info("table %s #%d %s", table_id, table.seq, table.log[-1]["text"])
-            if table.state.is_over:
+            if table.over:
                 result = table.result() or {}
                 await self.store.finish(table_id, result)
-                log.info("table %s over: winners %s", table_id, result.get("winners"))
+                self._unlist(table)
+                log.info("table %s %s: winners %s", table_id, table.status, result.get("winners"))
         self._tell(live)
-        if table.state.is_over and not live.listeners:
-            self._live.pop(table_id, None)  # finished and watched by nobody: the store keeps it
+        if table.over and not live.listeners:
+            self._drop(table_id)  # finished and watched by nobody: the store keeps it
         self._schedule_bot(live)
         return table
 
@@ -185,8 +346,8 @@ class Hub:
         if listener.seat is not None:
             live.table.seats[listener.seat].connections -= 1
             self._tell(live)
-        if live.table.state.is_over and not live.listeners:
-            del self._live[table_id]  # finished and watched by nobody: the store keeps it
+        if live.table.over and not live.listeners:
+            self._drop(table_id)  # finished and watched by nobody: the store keeps it
 
     def _tell(self, live: _Live) -> None:
         for listener in list(live.listeners):
@@ -206,14 +367,18 @@ class Hub:
         while not self._closing and table.bot_to_move() is not None:
             await asyncio.sleep(self.bot_delay)
             try:
-                # a searching bot thinks for a while: in a worker thread, so the server keeps serving
-                event = await asyncio.to_thread(table.make_bot_event)
+                # a searching bot thinks for a while: in a worker process, so the server keeps serving
+                event = await self.bots.decide(table, table.bot_turn())
                 await self.change(table.meta.id, functools.partial(_unless_moved_on, event=event))
             except Refusal as error:  # the table changed under the bot: look again
                 log.info("table %s bot move refused: %s", table.meta.id, error)
             except StoreError as error:
                 log.error("table %s: the store refused a bot move: %s", table.meta.id, error)
                 await asyncio.sleep(1.0)
+
+
+def _damaged(table_id: str) -> Refusal:
+    return Refusal("damaged", f"table {table_id} is damaged and cannot be played; the server's operator is told")
 
 
 def _unless_moved_on(table: Table, event: JSONDict) -> JSONDict:

@@ -1,6 +1,6 @@
 """A table: a game, its seats and its event log. Pure logic, no I/O: the hub persists and broadcasts.
 
-Every change of a table is an event numbered by ``seq`` — ``join``, ``leave``, ``bot``, ``act`` — and the same
+Every change of a table is an event numbered by ``seq`` — ``join``, ``leave``, ``bot``, ``act``, ``end`` — and the same
 code applies an event live and when a table is rebuilt from its stored log, so a restart restores it exactly.
 
 >>> table, tokens = Table.create("lama", 2, {}, {1: "random"}, seed=7, table_id="t1")
@@ -28,7 +28,7 @@ from laro.bots import Bot, get_bot, list_bots
 from laro.core import Game, GameState, JSONDict, LaroError, derive_seed, get_game, new_seed
 from laro.server.store.base import StoredTable, TableMeta, new_table_id
 
-__all__ = ["Refusal", "Seat", "Table", "clean_name", "hash_token"]
+__all__ = ["BotTurn", "Refusal", "Seat", "Table", "clean_name", "hash_token"]
 
 MAX_NAME = 24
 LOG_SIZE = 40  # public log entries sent with every state
@@ -60,6 +60,25 @@ def clean_name(name: object) -> str:
 
 def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+_ENDS = {"expired": "the table expired: not every seat was taken in time"}
+
+
+@dataclass(slots=True)
+class BotTurn:
+    """One decision of a bot seat, with all it needs: ``decide()`` runs the bot (and may change its memory)."""
+
+    seq: int
+    seat: int
+    name: str
+    bot: Bot
+    observation: JSONDict
+    legal: list[Any]
+    rng: random.Random
+
+    def decide(self) -> Any:
+        return self.bot.choose(self.observation, self.legal, self.rng)
 
 
 @dataclass(slots=True)
@@ -103,6 +122,7 @@ class Table:
         self._shared: tuple[Any, str, str] | None = None  # (key, summary JSON, log JSON) of the last change
         self.rematch: str | None = None  # the id of the table where these players play again
         self._bots: dict[int, tuple[str, Bot]] = {}  # seat -> its bot, kept so that it remembers the game
+        self.ended: str | None = None  # why a table ended before its game did ("expired")
 
     # -- building ---------------------------------------------------------------------------------------------
 
@@ -204,12 +224,20 @@ class Table:
             )
         return {"seq": self.seq + 1, "type": "bot", "seat": seat, "bot": bot}
 
+    def end_event(self, reason: str) -> JSONDict:
+        """The event that ends a table before its game ends: ``expired`` (nobody took every seat in time)."""
+        self.check_open()
+        return {"seq": self.seq + 1, "type": "end", "reason": reason}
+
+    def expired(self, now: float, ttl: float) -> bool:
+        """True for a table still waiting for its players ``ttl`` seconds after it was made."""
+        return not self.started and not self.over and now - self.meta.created > ttl
+
     def act_event(self, seat: int, action: str, seq: int) -> JSONDict:
         """The event of ``seat`` taking ``action`` having seen state ``seq``; refused unless it is legal now."""
         if seq != self.seq:  # first: of two racing actions the loser hears it lost, whatever the winner did
             raise Refusal("stale_seq", f"you acted on state {seq}, but the table is at state {self.seq}: look again")
-        if self.state.is_over:
-            raise Refusal("game_over", "the game is over")
+        self.check_open()
         if not self.started:
             raise Refusal("not_started", "the table waits for every player to take their seat")
         if self.state.current_player != seat:
@@ -224,9 +252,15 @@ class Table:
         # the canonical text, never the client's spelling: ``KEEP Y12`` would pass its hidden card on to the log
         return {"seq": self.seq + 1, "type": "act", "seat": seat, "action": str(chosen)}
 
-    def _check_token(self, seat: int, token: str) -> None:
-        if self.state.is_over:  # the seats of a finished game stay as they were
+    def check_open(self) -> None:
+        """Refuse (``game_over``, ``expired``) once the table takes no more events."""
+        if self.ended == "expired":
+            raise Refusal("expired", "this table expired: not every seat was taken in time")
+        if self.over:
             raise Refusal("game_over", "the game is over")
+
+    def _check_token(self, seat: int, token: str) -> None:
+        self.check_open()  # the seats of a finished game stay as they were
         if not 0 <= seat < len(self.seats):
             raise Refusal("bad_request", f"seat must be 0..{len(self.seats) - 1}")
         if self.seat_of_token(token) != seat:
@@ -238,8 +272,14 @@ class Table:
         """Apply one event (already checked, or read from the log)."""
         if event["seq"] != self.seq + 1:
             raise Refusal("bad_state", f"event {event['seq']} does not follow {self.seq}")
-        seat = self.seats[event["seat"]]
         kind = event["type"]
+        if kind == "end":
+            self.ended = str(event["reason"])
+            self._logged(
+                event, {"seq": event["seq"], "seat": None, "type": kind, "reason": self.ended}, _ENDS[self.ended]
+            )
+            return
+        seat = self.seats[event["seat"]]
         who = self.name_of(seat.index)
         entry: JSONDict = {"seq": event["seq"], "seat": seat.index, "type": kind, "by": who}
         if kind == "act":
@@ -264,6 +304,9 @@ class Table:
                 self.started = True
         else:
             raise Refusal("bad_state", f"unknown event type {kind!r}")
+        self._logged(event, entry, text)
+
+    def _logged(self, event: JSONDict, entry: JSONDict, text: str) -> None:
         self.seq = event["seq"]
         entry["text"] = text  # the whole entry in English, as the server's log line says it
         self.log.append(entry)
@@ -276,7 +319,19 @@ class Table:
         return str(name) if name else f"seat {seat}"
 
     @property
+    def over(self) -> bool:
+        """The table takes no more events: its game is over, or the table ended before it (``ended``)."""
+        return self.ended is not None or self.state.is_over
+
+    @property
+    def has_humans(self) -> bool:
+        """Some seat was made for a person (it has a token), whoever plays it now."""
+        return any(seat.token_hash is not None for seat in self.seats)
+
+    @property
     def status(self) -> str:
+        if self.ended is not None:
+            return self.ended
         if self.state.is_over:
             return "over"
         return "running" if self.started else "open"
@@ -284,13 +339,14 @@ class Table:
     def bot_to_move(self) -> str | None:
         """The bot whose turn it is, if play is on and a bot holds the current seat."""
         current = self.state.current_player
-        if not self.started or current is None:
+        if not self.started or current is None or self.ended is not None:
             return None
         return self.seats[current].bot
 
-    def make_bot_event(self) -> JSONDict:
-        """The current bot seat's move (its random generator follows from the table's seed and seq). It reads the
-        table once, so it may think in another thread: a table changed meanwhile refuses the event as stale."""
+    def bot_turn(self) -> BotTurn:
+        """What the current bot seat decides from: its bot (kept for the game, so it remembers what it saw), its
+        observation, the legal actions and its random generator (from the table's seed and seq). The turn may be
+        thought over anywhere (another thread or process); :meth:`bot_done` takes the bot back after it."""
         state, seq = self.state, self.seq
         current = state.current_player
         assert current is not None
@@ -299,12 +355,25 @@ class Table:
         kept = self._bots.get(current)
         if kept is None or kept[0] != name:
             kept = self._bots[current] = (name, get_bot(name, self.game.name))
-        bot = kept[1]
         rng = random.Random(derive_seed(self.meta.seed, "bot", current, seq))
-        action = bot.choose(state.observation(current), state.legal_actions(), rng)
-        return {"seq": seq + 1, "type": "act", "seat": current, "action": str(action)}
+        return BotTurn(seq, current, name, kept[1], state.observation(current), list(state.legal_actions()), rng)
+
+    def bot_done(self, turn: BotTurn, action: object) -> JSONDict:
+        """The event of a bot turn's chosen ``action``; the bot (as it came back from thinking) is kept."""
+        kept = self._bots.get(turn.seat)
+        if kept is not None and kept[0] == turn.name:
+            self._bots[turn.seat] = (turn.name, turn.bot)
+        return {"seq": turn.seq + 1, "type": "act", "seat": turn.seat, "action": str(action)}
+
+    def make_bot_event(self) -> JSONDict:
+        """The current bot seat's move, thought here and now. It reads the table once, so it may think in another
+        thread: a table changed meanwhile refuses the event as stale."""
+        turn = self.bot_turn()
+        return self.bot_done(turn, turn.decide())
 
     def result(self) -> JSONDict | None:
+        if self.ended is not None:
+            return {"winners": [], "scores": list(self.state.scores), "ended": self.ended}
         if not self.state.is_over:
             return None
         return {"winners": list(self.state.winners), "scores": list(self.state.scores)}

@@ -349,7 +349,7 @@ function joinPanel() {
       showError("bad_invite", null);
       return;
     }
-    location.assign(url.pathname + url.search);
+    location.assign(url.pathname + url.search + url.hash);
   });
   return form;
 }

@@ -103,9 +103,12 @@ function mySeat() {
 
 function socketUrl() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
-  let url = `${scheme}://${location.host}/ws/tables/${encodeURIComponent(tableId)}`;
-  if (page.seat && !page.watching) url += `?token=${encodeURIComponent(page.seat.token)}`;
-  return url;
+  return `${scheme}://${location.host}/ws/tables/${encodeURIComponent(tableId)}`;
+}
+
+/** The first message on a new connection: who this is (a seat's token never travels in an address). */
+function hello() {
+  return JSON.stringify(page.seat && !page.watching ? { type: "hello", token: page.seat.token } : { type: "hello" });
 }
 
 function connect() {
@@ -124,6 +127,7 @@ function connect() {
   const ws = new WebSocket(socketUrl());
   page.ws = ws;
   ws.onopen = () => {
+    ws.send(hello());
     page.attempts = 0;
     page.sentSeq = null; // an action lost with the old connection may be made again
     delete document.body.dataset.pending;
@@ -669,7 +673,9 @@ function loadStyle(game) {
 }
 
 async function main() {
-  const params = new URLSearchParams(location.search);
+  // an invite carries its seat after "#" (never sent to a server); older links had it in the query
+  const params = new URLSearchParams(location.hash.length > 1 ? location.hash.slice(1) : location.search);
+  if (location.search.includes("watch=1")) params.set("watch", "1");
   if (params.has("token")) {
     // an invite link: keep the seat in this browser and take the token out of the address bar
     const seat = Number(params.get("seat"));

@@ -69,7 +69,7 @@ export default {
   "lobby.watch": "Watch",
   "lobby.join_title": "Join with an invite link",
   "lobby.join_help": "Paste the link a friend sent you.",
-  "lobby.invite_placeholder": "https://…/table/…?seat=…&token=…",
+  "lobby.invite_placeholder": "https://…/table/…#seat=…&token=…",
   "lobby.join": "Join",
 
   // the table page

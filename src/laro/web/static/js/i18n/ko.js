@@ -69,7 +69,7 @@ export default {
   "lobby.watch": "구경하기",
   "lobby.join_title": "초대 링크로 참가하기",
   "lobby.join_help": "친구가 보낸 링크를 붙여 넣으세요.",
-  "lobby.invite_placeholder": "https://…/table/…?seat=…&token=…",
+  "lobby.invite_placeholder": "https://…/table/…#seat=…&token=…",
   "lobby.join": "참가",
 
   // the table page

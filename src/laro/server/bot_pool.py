@@ -1,0 +1,94 @@
+"""Bots think in worker processes, at a lower priority, so that no bot ever delays a person's action.
+
+A bot turn (:class:`laro.server.tables.BotTurn`: the bot itself, its seat's observation, the legal actions and its
+random generator) is sent to a worker process, decided there, and comes back with the bot as it is after deciding,
+so a search bot's memory of the game (its reading of the other hands) follows it from move to move. The workers
+run at ``nice`` 10: when people's actions and bots' thinking compete for the cores, the operating system gives the
+server's own process the turn first. Each table has at most one bot turn in flight and the pool takes turns in the
+order they came, so busy tables share the workers fairly, one decision at a time.
+
+``workers=0`` decides in a thread of the server's own process instead (for tests and tiny servers).
+
+>>> import asyncio
+>>> from laro.server.tables import Table
+>>> table, _ = Table.create("lama", 2, {}, {0: "random", 1: "random"}, seed=3)
+>>> async def one_move() -> str:
+...     pool = BotPool(workers=0)
+...     try:
+...         return (await pool.decide(table, table.bot_turn()))["type"]
+...     finally:
+...         pool.close()
+>>> asyncio.run(one_move())
+'act'
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import multiprocessing
+import os
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
+
+from laro.core import JSONDict
+from laro.server.tables import BotTurn, Table
+
+__all__ = ["BotPool", "default_workers"]
+
+NICE = 10  # how much lower the workers' priority is than the server's
+
+
+def default_workers() -> int:
+    """One worker per core but one, and at least one: a core stays free for the server's own work."""
+    return max(1, (os.cpu_count() or 1) - 1)
+
+
+def _lower_priority() -> None:  # pragma: no cover - runs in each worker process as it starts
+    with contextlib.suppress(OSError, AttributeError):
+        os.nice(NICE)
+
+
+def _ready() -> None:
+    import laro.bots  # noqa: F401  # the bots' modules load with the package
+
+
+def _decide(turn: BotTurn) -> tuple[Any, BotTurn]:
+    return turn.decide(), turn
+
+
+class BotPool:
+    """Where bots think: ``workers`` processes (default :func:`default_workers`), or a thread when 0."""
+
+    def __init__(self, workers: int | None = None) -> None:
+        self.workers = default_workers() if workers is None else workers
+        self._executor: Executor | None = None
+
+    def _pool(self) -> Executor:
+        if self._executor is None:
+            if self.workers <= 0:
+                self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="laro-bot")
+            else:  # spawned, not forked: the server's threads and sockets stay out of the workers
+                context = multiprocessing.get_context("spawn")
+                self._executor = ProcessPoolExecutor(self.workers, mp_context=context, initializer=_lower_priority)
+        return self._executor
+
+    async def warm(self) -> None:
+        """Start the workers now (each imports laro's bots), so the first bot turn does not wait for them."""
+        await asyncio.get_running_loop().run_in_executor(self._pool(), _ready)
+
+    async def decide(self, table: Table, turn: BotTurn) -> JSONDict:
+        """The event of ``turn``'s decision (made in a worker), its bot's memory kept by ``table``."""
+        loop = asyncio.get_running_loop()
+        try:
+            action, thought = await loop.run_in_executor(self._pool(), _decide, turn)
+        except BrokenProcessPool:  # a worker died (killed, out of memory): start afresh, think once more
+            self.close()
+            action, thought = await loop.run_in_executor(self._pool(), _decide, turn)
+        return table.bot_done(thought, action)
+
+    def close(self) -> None:
+        executor, self._executor = self._executor, None
+        if executor is not None:
+            executor.shutdown(wait=False, cancel_futures=True)
