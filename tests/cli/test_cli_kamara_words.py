@@ -61,3 +61,36 @@ def test_a_replay_lists_the_options_as_typed(run: Run, tmp_path: Path) -> None:
     options = next(line for line in result.output.splitlines() if line.startswith("Options:"))
     assert "None" not in options and "False" not in options
     assert "open_cards=false" in options and "elder" not in options and "tiles" not in options
+
+
+def _turn_lines(width: int, with_menu: bool = True) -> list[str]:
+    state = build([("red", "e5"), ("blue", "e4"), ("orange", "a1")])
+    picture = VIEW.screen(state, 0, PLAYERS) if with_menu else VIEW.turn(state, 0, PLAYERS)
+    return text_of(picture, width=width).rstrip("\n").splitlines()
+
+
+def test_a_small_terminal_gets_the_compact_layout_with_everything_in_view() -> None:
+    lines = _turn_lines(80)
+    assert max(len(line) for line in lines) <= 80
+    assert len(lines) <= 23  # with the prompt, one screen of 80 by 24
+    board_rows = [line for line in lines if line[:3] in {f"{rank} ┃" for rank in "123456789"}]
+    assert len(board_rows) == 9 and board_rows[0].index("┃ 9") < 22  # one character a square
+    beside = [line for line in board_rows if "You can:" in line or "Decks:" in line or "Your yellow card" in line]
+    assert len(beside) >= 2  # the panel and the menu stand beside the board, not below it
+    assert any("You can:" in line and "┃" in line for line in lines)
+
+
+def test_a_big_terminal_gets_the_full_layout() -> None:
+    lines = _turn_lines(160)
+    row = next(line for line in lines if line.startswith("9 ┃"))
+    assert row.index("┃ 9") > 30  # three characters a square
+    assert any("Decks:" in line and "┃" in line for line in lines)  # the panel beside
+    menu = next(number for number, line in enumerate(lines) if "You can:" in line)
+    assert "┃" not in lines[menu] and menu > 20  # the menu below
+
+
+def test_the_size_needed_is_said_on_a_small_terminal_only() -> None:
+    state = GAME.new_game(3, seed=3)
+    small = " ".join(text_of(VIEW.round_start(state, PLAYERS), width=80).split())
+    assert "the chamber is drawn compactly. At 100×36 or more it is drawn in full." in small
+    assert "drawn compactly" not in text_of(VIEW.round_start(state, PLAYERS), width=160)

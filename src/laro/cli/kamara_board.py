@@ -41,6 +41,7 @@ __all__ = [
     "legend_text",
     "pool_picture",
     "relative_light",
+    "short_legend_text",
     "side_by_side",
     "tile_faces",
     "tiles_layout",
@@ -215,9 +216,11 @@ def board_text(
     diwa: Mapping[int, str],
     locks: Mapping[int, str | None],
     marked: frozenset[int] = frozenset(),
+    compact: bool = False,
 ) -> Text:
     """The chamber with coordinates. ``diwa``: square -> colour; ``locks``: locked slot -> the locker's colour;
-    ``marked``: squares to point out (underlined), such as the viewer's own diwa."""
+    ``marked``: squares to point out (underlined), such as the viewer's own diwa. ``compact`` draws each square
+    one character wide (for small terminals): a diwa's letter then hides the mark under it."""
 
     def boundary(r: int, c: int, index: int, direction: int) -> int:
         """The line on the ``direction`` side (6: west, 0: north) of square (r, c); ``index`` counts across it."""
@@ -238,9 +241,10 @@ def board_text(
         slot = (r // 3) * 3 + c // 3
         if not layout.placed[slot]:
             middle = r % 3 == 1 and c % 3 == 1
-            return [(f"{SLOTS[slot]:^3}" if middle else "   ", "dim italic")]
+            name = SLOTS[slot] if compact else f"{SLOTS[slot]:^3}"
+            return [(name[: 1 if compact else 3] if middle else " " * (1 if compact else 3), "dim italic")]
         if square in layout.blocked:
-            return [("███", BLOCK_STYLE)]
+            return [("█" if compact else "███", BLOCK_STYLE)]
         if square == layout.logo:
             mark, style = ARROWS[layout.logo_turns], LOGO_STYLE
         elif square in layout.paltik:
@@ -253,14 +257,18 @@ def board_text(
         else:
             mark, style = "·", FLOOR_STYLE
         colour = diwa.get(square)
+        if compact:
+            if colour is None:
+                return [("█" if mark == "███" else mark, style)]
+            return [(DIWA_LETTERS[colour], DIWA_STYLES[colour] + (" underline" if square in marked else ""))]
         if colour is None:
             return [(f" {mark} ", style)]
         chip = DIWA_STYLES[colour] + (" underline" if square in marked else "")
         side = " " if mark in "·░" else mark
         return [(side, style), (DIWA_LETTERS[colour], chip), (side, style)]
 
-    grid = _grid(9, 9, 3, vertical, horizontal, cell)
-    files = Text("  " + "".join(f"  {f} " for f in FILES), style="dim")
+    grid = _grid(9, 9, 1 if compact else 3, vertical, horizontal, cell)
+    files = Text("  " + "".join((f" {f}" if compact else f"  {f} ") for f in FILES), style="dim")
     out = Text()
     out.append_text(files)
     for number, line in enumerate(grid):
@@ -300,6 +308,24 @@ def legend_text(colours: bool = True) -> Text:
     for colour in COLOURS if colours else ():
         text.append_text(diwa_tag(colour))
         text.append(f"{colour} ")
+    return text
+
+
+def short_legend_text(colours: bool = True) -> Text:
+    """The key to the compact board, in one line (two with the diwa letters)."""
+    text = Text()
+    for mark, style, what in (
+        ("○", PALTIK_STYLE[True], "light  "),
+        ("●", PALTIK_STYLE[False], "dark  "),
+        ("◇", TAPOS_STYLE, "tapos  "),
+        ("↑", LOGO_STYLE, "logo  "),
+        ("█", BLOCK_STYLE, "block  "),
+        ("┃", "bold", "wall"),
+    ):
+        text.append(mark, style=style)
+        text.append(f" {what}")
+    if colours:
+        text.append("\n" + " ".join(f"{letter} {colour}" for colour, letter in DIWA_LETTERS.items()))
     return text
 
 
@@ -476,15 +502,15 @@ def pool_picture(tiles: Sequence[Tile]) -> Flow:
 
 
 class BesideOrBelow:
-    """A picture with a panel on its right when the terminal is wide enough, else below it."""
+    """A picture with a panel on its right (``gap`` columns apart) when the terminal is wide enough, else below."""
 
-    def __init__(self, picture: Text, panel: RenderableType, panel_width: int = 44) -> None:
-        self.picture, self.panel, self.panel_width = picture, panel, panel_width
+    def __init__(self, picture: Text, panel: RenderableType, panel_width: int = 44, gap: int = 3) -> None:
+        self.picture, self.panel, self.panel_width, self.gap = picture, panel, panel_width, gap
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         width = max(line.cell_len for line in self.picture.split())
-        if options.max_width >= width + 3 + self.panel_width:
-            grid = Table.grid(padding=(0, 3))
+        if options.max_width >= width + self.gap + self.panel_width:
+            grid = Table.grid(padding=(0, self.gap))
             grid.add_column(no_wrap=True, width=width)
             grid.add_column()
             grid.add_row(self.picture, self.panel)

@@ -26,6 +26,7 @@ from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
+from laro.cli.fit import Fitted, Size, SizeNote
 from laro.cli.kamara_board import (
     ARROWS,
     DIWA_LETTERS,
@@ -39,6 +40,7 @@ from laro.cli.kamara_board import (
     legend_text,
     pool_picture,
     relative_light,
+    short_legend_text,
     side_by_side,
 )
 from laro.cli.views import PlayerInfo
@@ -62,7 +64,7 @@ from laro.games.kamara.actions import (
 from laro.games.kamara.chamber import CENTRE, FILES, SLOT_KIND, SLOTS, square_name
 from laro.games.kamara.components import DIRECTIONS, EFFECTS
 
-__all__ = ["HELP_MARKDOWN", "KamaraView", "MenuEntry", "describe_move", "menu_entries", "numbered"]
+__all__ = ["FULL_SIZE", "HELP_MARKDOWN", "KamaraView", "MenuEntry", "describe_move", "menu_entries", "numbered"]
 
 HELP_MARKDOWN = """\
 **Kamara in short.** Flip tiles until their paltik marks (○ light, ● dark) show the code of your secret yellow
@@ -83,11 +85,14 @@ win. A turn has up to five actions; `end` stops early.
 are walls, thin lines the seams between tiles, the yellow frame the border. ███ blocks, ○/● paltik (light/dark),
 ◇ tapos, the arrow is the logo. Diwa are capital letters: R red, B blue, O orange, P purple, K pink, W white,
 X black, T teal; yours is underlined. ░ marks a locked tile. Your yellow card is drawn beside the board as
-printed (arrow up) and turned onto the chamber, with ✓/✗ for what the chamber shows now.
+printed (arrow up) and turned onto the chamber, with ✓/✗ for what the chamber shows now. On a terminal smaller
+than 100×36 the board is drawn one character a square, with your cards and choices beside it (a diwa's letter
+then hides the mark under it).
 
 `help` shows this, `rules` the full rules, `exit` stops the game (it is saved; `laro play kamara --resume FILE`).
 """
 
+FULL_SIZE = Size(100, 36)  # the full board with the panel beside it, the menu and the prompt below
 _FORMS = {
     "move": "move <dir>, e.g. move NE (directions N NE E SE S SW W NW)",
     "port": "port <square>, e.g. port i1",
@@ -241,23 +246,41 @@ class KamaraView:
     help_markdown = HELP_MARKDOWN
 
     def turn(self, state: GameState, viewer: int | None, players: Sequence[PlayerInfo]) -> RenderableType:
-        """The chamber beside the players and the viewer's cards; during setup the tiles still to place."""
-        kamara = _kamara(state)
+        """The chamber beside the players and the viewer's cards; during setup the tiles still to place. On a
+        terminal smaller than :data:`FULL_SIZE` the board is drawn one character a square, to keep the panel
+        beside it."""
+        return self._picture(_kamara(state), viewer, players, with_menu=False)
+
+    def screen(self, state: GameState, viewer: int | None, players: Sequence[PlayerInfo]) -> RenderableType:
+        """The turn with the menu: below it in the full layout, beside the board in the compact one, so that on
+        a small terminal the board, your cards and your choices are in view together."""
+        return self._picture(_kamara(state), viewer, players, with_menu=True)
+
+    def _picture(
+        self, kamara: KamaraState, viewer: int | None, players: Sequence[PlayerInfo], with_menu: bool
+    ) -> RenderableType:
         seen = _seen(kamara, viewer)
         layout = layout_of(kamara)
         diwa = {square_index(square): colour for colour, square in seen["diwa"].items()}
         locks = {SLOTS.index(slot): seen["colours"][seat] for slot, seat in seen["locks"].items()}
         focus = viewer if viewer is not None else kamara.current_player  # whose diwa is underlined
         mine = frozenset({kamara.diwa[focus]} if focus is not None and kamara.diwa[focus] >= 0 else ())
-        board = board_text(layout, diwa, locks, mine)
-        parts: list[RenderableType] = [
-            Rule(_heading(kamara, viewer, players), style="cyan"),
-            BesideOrBelow(board, _panel(kamara, seen, viewer, players, layout)),
-        ]
-        if kamara.phase == "tiles":
-            parts.append(pool_picture([kamara.components.tiles[number] for number in kamara.pool]))
-        parts.append(legend_text(colours=kamara.phase in ("tiles", "diwa")))
-        return Group(*parts)
+        setup = kamara.phase in ("tiles", "diwa")
+        menu = [self.menu(kamara)] if with_menu else []
+        pool = [pool_picture([kamara.components.tiles[n] for n in kamara.pool])] if kamara.phase == "tiles" else []
+        full = Group(
+            BesideOrBelow(board_text(layout, diwa, locks, mine), _panel(kamara, seen, viewer, players, layout)),
+            *pool,
+            legend_text(colours=setup),
+            *menu,
+        )
+        column = Group(
+            _panel(kamara, seen, viewer, players, layout, compact=True), short_legend_text(colours=setup), *menu
+        )
+        compact = Group(
+            BesideOrBelow(board_text(layout, diwa, locks, mine, compact=True), column, panel_width=50, gap=2), *pool
+        )
+        return Group(Rule(_heading(kamara, viewer, players), style="cyan"), Fitted(full, compact, FULL_SIZE))
 
     # -- input --------------------------------------------------------------------------------------------
 
@@ -329,11 +352,14 @@ class KamaraView:
         return None
 
     def round_start(self, state: GameState, players: Sequence[PlayerInfo]) -> RenderableType | None:
-        """At the very start: how the setup goes."""
+        """At the very start: how the setup goes; at any start, on a small terminal, the size the full layout
+        needs."""
         kamara = _kamara(state)
+        note = SizeNote("the chamber", FULL_SIZE)
         if kamara.phase != "tiles" or len(kamara.pool) < len(kamara.components.tiles):
-            return None
+            return note  # nothing to say on a terminal big enough
         return Group(
+            note,
             Rule("Setup", style="bold cyan"),
             Text(
                 f"Everyone has drawn a secret yellow card. The elder, {players[kamara.elder].label}, places the first "
@@ -369,10 +395,15 @@ class KamaraView:
             line += " — you share the win!" if any(w.is_you for w in winners) else "."
         seen = kamara.public_observation()
         diwa = {square_index(square): colour for colour, square in seen["diwa"].items()}
-        board = board_text(layout_of(kamara), diwa, {})
+        summary = Group(Text(how), Text(), table, Text(), Text(line, style="bold green"))
+        layout = layout_of(kamara)
         return Group(
             Rule("Game over", style="bold yellow"),
-            BesideOrBelow(board, Group(Text(how), Text(), table, Text(), Text(line, style="bold green"))),
+            Fitted(
+                BesideOrBelow(board_text(layout, diwa, {}), summary),
+                BesideOrBelow(board_text(layout, diwa, {}, compact=True), summary, panel_width=50, gap=2),
+                FULL_SIZE,
+            ),
         )
 
 
@@ -397,9 +428,15 @@ def _possessive(label: str) -> str:
 
 
 def _panel(
-    state: KamaraState, seen: dict[str, Any], viewer: int | None, players: Sequence[PlayerInfo], layout: Layout
+    state: KamaraState,
+    seen: dict[str, Any],
+    viewer: int | None,
+    players: Sequence[PlayerInfo],
+    layout: Layout,
+    compact: bool = False,
 ) -> RenderableType:
-    """The players (diwa, matched cards, cards held), the decks, locks and the viewer's own cards."""
+    """The players (diwa, matched cards, cards held), the decks, locks and the viewer's own cards; ``compact``
+    names the diwa by their letter only."""
     table = Table(box=None, pad_edge=False, show_edge=False, padding=(0, 1))
     for name in ("", "Diwa", "Player", "Matched", "Holds"):
         table.add_column(name, no_wrap=name != "Player")
@@ -412,7 +449,7 @@ def _panel(
         to_play = seat == state.current_player
         table.add_row(
             Text("▶", style="bold cyan") if to_play else "",
-            _tag(seen["colours"][seat]),
+            _tag(seen["colours"][seat], name=not compact),
             Text(player.label, style="bold" if to_play else ""),
             f"{len(seen['matched'][seat])}/{target} " + " ".join(seen["matched"][seat]),
             holds or Text("—", style="dim"),

@@ -120,11 +120,12 @@ class Session:
 
     def _human_move(self) -> tuple[str, GameState]:
         view, state = self.view, self.state
-        self.console.print(view.turn(state, self.human, self.players))
-        self._show_choices()
         if isinstance(view, MenuView):
+            self.console.print(view.screen(state, self.human, self.players))
             question = view.prompt(state)
         else:
+            self.console.print(view.turn(state, self.human, self.players))
+            self._show_choices()
             keys = ", ".join(key for key, _ in view.choices(state))
             question = f"[bold]Your move[/] ({keys} · help): "
         while True:

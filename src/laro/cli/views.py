@@ -98,6 +98,10 @@ class MenuView(Protocol):
         """The question asked for a move (rich markup allowed)."""
         ...
 
+    def screen(self, state: GameState, viewer: int | None, players: Sequence[PlayerInfo]) -> RenderableType:
+        """The turn and the menu together, laid out for the terminal (shown when the person is to move)."""
+        ...
+
 
 @runtime_checkable
 class ConfirmingView(Protocol):
