@@ -22,6 +22,7 @@ __all__ = ["cli", "main"]
 _LAZY_COMMANDS = {
     "bench": "laro.cli.bench:bench",
     "serve": "laro.cli.serve:serve",
+    "store": "laro.cli.store:store",
     "tournament": "laro.cli.tournament:tournament",
 }
 
@@ -67,6 +68,7 @@ def cli() -> None:
     \b
     Examples:
       laro serve                           the multiplayer server on http://127.0.0.1:8000/
+      laro store check                     list the server's damaged tables, if any
       laro play lama                       a game against three heuristic bots
       laro play lama -n 3 --bots random    against two random bots
       laro replay records/lama_....json    watch a saved game again

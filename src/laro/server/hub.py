@@ -26,7 +26,7 @@ from typing import Any, Protocol
 from laro.core import JSONDict
 from laro.server.bot_pool import BotPool
 from laro.server.limits import ServerLimits
-from laro.server.store import SeqConflict, Store, StoreError, TableSummary
+from laro.server.store import DamagedTable, SeqConflict, Store, StoreError, TableSummary
 from laro.server.tables import Refusal, Table
 
 __all__ = ["Hub", "Listener"]
@@ -101,6 +101,10 @@ class Hub:
         """Rebuild every unfinished table from its log and let its bots play on; a table that cannot be rebuilt
         is reported in one line and left out, the others carry on."""
         for stored in await self.store.load_active():
+            if isinstance(stored, DamagedTable):
+                self._damaged[stored.table_id] = stored.reason
+                log.error("table %s is damaged and left out: %s", stored.table_id, stored.reason)
+                continue
             try:
                 table = Table.restore(stored)
             except (Refusal, ValueError, KeyError, TypeError) as error:
@@ -272,6 +276,8 @@ class Hub:
             stored = await self.store.load(table_id)
             if stored is None:
                 return None
+            if isinstance(stored, DamagedTable):
+                raise Refusal("bad_state", stored.reason)
             table = Table.restore(stored)
         except StoreError as error:
             log.warning("table %s cannot be read back: %s", table_id, error)

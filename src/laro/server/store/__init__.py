@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from .base import (
     SCHEMA_VERSION,
+    DamagedTable,
     SeqConflict,
     Store,
     StoredTable,
@@ -33,6 +34,7 @@ from .sqlite import SQLiteStore
 
 __all__ = [
     "SCHEMA_VERSION",
+    "DamagedTable",
     "PostgresStore",
     "SQLiteStore",
     "SeqConflict",

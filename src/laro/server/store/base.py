@@ -5,26 +5,41 @@ store checks only the numbering: ``append`` accepts an event whose ``"seq"`` is 
 inside the database transaction that writes it, so two writers racing for the same seq (tasks, connections or
 processes) get exactly one winner and one ``SeqConflict``. An accepted event is committed when ``append`` returns.
 
+Reading never lets one table's damage reach another: every table is decoded on its own, and a table whose row or
+any event cannot be read back (text that is not JSON, a seed that is not a number, a gap in its log, …) comes back
+as a ``DamagedTable`` holding its id and a one-line reason, in its place among the others. What is wrong with the
+database itself (a missing table, a garbled page, a file that is not a store) raises ``StoreError`` with one line
+that names the database. ``list_tables`` leaves damaged rows out of its listing (and logs them as warnings);
+``iter_tables`` and ``laro store check`` report them.
+
 >>> meta = TableMeta(id=new_table_id(), game="lama", rules_version="1", num_players=2, options={}, seed=7,
 ...                  seats=[{"token_hash": None, "bot": "random"}] * 2, created=0.0)
 >>> StoredTable(meta, events=[{"seq": 1, "type": "join", "seat": 0}]).last_seq
 1
 >>> str(SeqConflict("t1", got=5, expected=3))
 'table t1: event seq 5 refused, the next seq is 3'
+>>> decode_table(("t1", "lama", "1", 2, "{}", "7x", "[{}, {}]", 0.0, 0, None, 0), [])
+DamagedTable(table_id='t1', reason="seed '7x' is not a number")
+>>> decode_table(("t1", "lama", "1", 2, "{}", "7", "[{}, {}]", 0.0, 0, None, 2), [(1, '{"seq": 1}'), (2, "{")])
+DamagedTable(table_id='t1', reason='event 2 is not JSON')
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import re
 import secrets
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, Protocol, Self
+from decimal import Decimal
+from typing import Any, Protocol, Self, TypeVar
 
 from laro.core import JSONDict, LaroError
 
 __all__ = [
     "SCHEMA_VERSION",
+    "DamagedTable",
     "SeqConflict",
     "Store",
     "StoreError",
@@ -37,12 +52,18 @@ __all__ = [
     "check_event",
     "check_meta",
     "check_result",
+    "decode_table",
     "dump_json",
     "finish_refusal",
-    "meta_from_row",
+    "in_batches",
+    "intact",
     "new_table_id",
     "refusal",
+    "summary_from_row",
 ]
+
+log = logging.getLogger("laro.server.store")
+T = TypeVar("T")
 
 SCHEMA_VERSION = 1  # the layout of the database; bump it and add a migration when the tables change
 
@@ -109,6 +130,17 @@ class StoredTable:
 
 
 @dataclass(frozen=True, slots=True)
+class DamagedTable:
+    """A table whose stored row or events cannot be read back; ``reason`` says what is wrong, in one line."""
+
+    table_id: str
+    reason: str
+
+    def __str__(self) -> str:
+        return f"table {self.table_id} is damaged: {self.reason}"
+
+
+@dataclass(frozen=True, slots=True)
 class TableSummary:
     """One line of a lobby listing: the table without its events."""
 
@@ -144,14 +176,18 @@ class Store(Protocol):
     async def finish(self, table_id: str, result: JSONDict) -> None:
         """Close the table's log with its result; ``TableFinished`` if it already is."""
 
-    async def load(self, table_id: str) -> StoredTable | None:
-        """The table with all its events, or None if there is no such table."""
+    async def load(self, table_id: str) -> StoredTable | DamagedTable | None:
+        """The table with all its events, a ``DamagedTable`` if it cannot be read back, or None if there is none."""
 
-    async def load_active(self) -> list[StoredTable]:
-        """Every table that is not finished, with its events, oldest first (to resume them after a restart)."""
+    async def load_active(self) -> list[StoredTable | DamagedTable]:
+        """Every table that is not finished, with its events, oldest first (to resume them after a restart);
+        each one that cannot be read back is a ``DamagedTable`` in its place."""
+
+    def iter_tables(self, batch: int = 200) -> AsyncIterator[StoredTable | DamagedTable]:
+        """Every table, finished ones too, oldest first, read ``batch`` tables at a time (one snapshot per batch)."""
 
     async def list_tables(self, limit: int = 100, include_finished: bool = False) -> list[TableSummary]:
-        """The newest ``limit`` tables, without events, newest first."""
+        """The newest ``limit`` tables, without events, newest first; a damaged row is left out (and logged)."""
 
     async def __aenter__(self) -> Self:
         """Open the store."""
@@ -223,20 +259,132 @@ def check_result(table_id: str, result: object) -> str:
     return dump_json(result, f"table {table_id}: result")
 
 
-def meta_from_row(row: tuple[Any, ...]) -> TableMeta:
-    """A ``TableMeta`` from the columns id, game, rules_version, num_players, options, seed, seats, created,
-    where options and seats are JSON text or already decoded."""
+class _Damage(Exception):
+    """Why a stored table cannot be read back (a one-line reason)."""
+
+
+def decode_table(row: tuple[Any, ...], events: Iterable[tuple[Any, Any]]) -> StoredTable | DamagedTable:
+    """A table from its row (id, game, rules_version, num_players, options, seed, seats, created, finished, result,
+    last_seq) and its ``(seq, event)`` rows in seq order, JSON as text or already decoded; a ``DamagedTable``
+    naming the first thing that cannot be read back."""
+    try:
+        meta, finished, result = _meta(row[:8]), bool(row[8]), _json_dict(row[9], "the result", missing_ok=True)
+        read: list[JSONDict] = []
+        for seq, value in events:
+            expected = len(read) + 1
+            if seq != expected:
+                raise _Damage(f"event {expected} is missing (the log goes on at event {seq})")
+            event = _json_dict(value, f"event {seq}")
+            if event.get("seq") != seq:
+                raise _Damage(f"event {seq} holds seq {event.get('seq')!r}")
+            read.append(event)
+        last_seq = _whole(row[10], "the last seq")
+        if last_seq != len(read):
+            raise _Damage(f"the log ends at event {len(read)} but the table's last seq is {last_seq}")
+    except _Damage as damage:
+        return DamagedTable(str(row[0]), str(damage))
+    return StoredTable(meta, events=read, finished=finished, result=result)
+
+
+def summary_from_row(row: tuple[Any, ...]) -> TableSummary | DamagedTable:
+    """A lobby line from the columns id, game, rules_version, num_players, options, seed, seats, created, finished,
+    result, last_seq, updated; a ``DamagedTable`` if the row cannot be read back."""
+    try:
+        return TableSummary(
+            _meta(row[:8]),
+            finished=bool(row[8]),
+            last_seq=_whole(row[10], "the last seq"),
+            updated=_number(row[11], "the update time"),
+            result=_json_dict(row[9], "the result", missing_ok=True),
+        )
+    except _Damage as damage:
+        return DamagedTable(str(row[0]), str(damage))
+
+
+async def in_batches(
+    read: Callable[[int, int], Awaitable[tuple[int, list[StoredTable | DamagedTable]]]], batch: int
+) -> AsyncIterator[StoredTable | DamagedTable]:
+    """Every table, from ``read(after, limit)``: the next ``limit`` tables after position ``after`` and the position
+    of the last of them (what ``iter_tables`` does in each store)."""
+    if not isinstance(batch, int) or isinstance(batch, bool) or batch < 1:
+        raise StoreError(f"batch must be a positive integer, not {batch!r}")
+    after, more = 0, True
+    while more:
+        after, found = await read(after, batch)
+        more = len(found) == batch
+        for table in found:
+            yield table
+
+
+def intact(found: Iterable[T | DamagedTable], doing: str) -> list[T]:
+    """The tables that could be read back; each damaged one is logged as a warning, naming ``doing``."""
+    tables: list[T] = []
+    for table in found:
+        if isinstance(table, DamagedTable):
+            log.warning("%s: %s, left out", doing, table)
+        else:
+            tables.append(table)
+    return tables
+
+
+def _meta(row: tuple[Any, ...]) -> TableMeta:
     table_id, game, rules_version, num_players, options, seed, seats, created = row
+    if not isinstance(table_id, str) or not _TABLE_ID.fullmatch(table_id):
+        raise _Damage(f"the table id {table_id!r} is not one laro makes")
+    for name, value in (("the game", game), ("the rules version", rules_version)):
+        if not isinstance(value, str):
+            raise _Damage(f"{name} {value!r} is not text")
+    players = _whole(num_players, "the number of players")
+    seat_list = _json(seats, "the seats")
+    if not isinstance(seat_list, list) or not all(isinstance(seat, dict) for seat in seat_list):
+        raise _Damage("the seats are not a JSON list of objects")
+    if len(seat_list) != players or players < 1:
+        raise _Damage(f"{len(seat_list)} seats for {players} players")
     return TableMeta(
         id=table_id,
         game=game,
         rules_version=rules_version,
-        num_players=int(num_players),
-        options=json.loads(options) if isinstance(options, str) else options,
-        seed=int(seed),
-        seats=json.loads(seats) if isinstance(seats, str) else seats,
-        created=float(created),
+        num_players=players,
+        options=_json_dict(options, "the options", plural=True),
+        seed=_whole(seed, "seed"),
+        seats=seat_list,
+        created=_number(created, "the creation time"),
     )
+
+
+def _json(value: object, what: str, plural: bool = False) -> object:
+    """JSON text decoded (or a value a driver decoded already); ``_Damage`` if the text is not JSON."""
+    if not isinstance(value, str | bytes):
+        return value
+    try:
+        return json.loads(value)
+    except (ValueError, TypeError, RecursionError):
+        raise _Damage(f"{what} {'are' if plural else 'is'} not JSON") from None
+
+
+def _json_dict(value: object, what: str, plural: bool = False, missing_ok: bool = False) -> Any:
+    if value is None and missing_ok:
+        return None
+    decoded = _json(value, what, plural)
+    if not isinstance(decoded, dict):
+        raise _Damage(f"{what} {'are' if plural else 'is'} not a JSON object")
+    return decoded
+
+
+def _whole(value: object, what: str) -> int:
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if isinstance(value, str) and re.fullmatch(r"-?[0-9]+", value.strip()):
+        return int(value)
+    if isinstance(value, Decimal) and value.is_finite() and value == value.to_integral_value():
+        return int(value)
+    raise _Damage(f"{what} '{value}' is not a number")
+
+
+def _number(value: object, what: str) -> float:
+    if isinstance(value, int | float | Decimal) and not isinstance(value, bool):
+        return float(value)
+    raise _Damage(f"{what} '{value}' is not a number")
 
 
 def refusal(table_id: str, got: object, row: tuple[Any, ...] | None) -> StoreError:

@@ -6,6 +6,8 @@ UPDATE makes racing writers queue, and each re-checks ``last_seq`` after the one
 COMMITTED's rule for updated rows), so of two appends with the same seq, on any connections or machines, exactly
 one inserts. The primary key (table_id, seq) backs this up. A commit is durable when it returns under PostgreSQL's
 default ``synchronous_commit = on``. Reads that take more than one query run in one REPEATABLE READ snapshot.
+The JSON columns are read as text and decoded by the store, table by table, so that a value that cannot be read back
+makes that one table a ``DamagedTable``; on ``open`` a store missing one of its tables is refused in one line.
 
 The schema is created on ``open`` under a transaction-scoped advisory lock, so several servers may start at once.
 Its tables are prefixed ``laro_``; to keep them in a schema of their own, put it first in the connection's
@@ -28,6 +30,7 @@ from laro.core import JSONDict
 
 from .base import (
     SCHEMA_VERSION,
+    DamagedTable,
     StoredTable,
     StoreError,
     TableExists,
@@ -36,10 +39,13 @@ from .base import (
     check_event,
     check_meta,
     check_result,
+    decode_table,
     dump_json,
     finish_refusal,
-    meta_from_row,
+    in_batches,
+    intact,
     refusal,
+    summary_from_row,
 )
 
 __all__ = ["PostgresStore"]
@@ -47,6 +53,11 @@ __all__ = ["PostgresStore"]
 Connection = psycopg.AsyncConnection[TupleRow]
 
 _META = "id, game, rules_version, num_players, options, seed, seats, created"
+# what decode_table reads, the JSON columns as text: decoded by the store, so a damaged value is reported, not raised
+_ROW = (
+    "id, game, rules_version, num_players, options::text, seed, seats::text, created, finished, result::text, last_seq"
+)
+_T_ROW = ", ".join(f"t.{column}" for column in _ROW.split(", "))
 _SCHEMA_LOCK = 0x6C61726F_73746F72  # advisory lock key held while the schema is created or migrated
 
 _SCHEMA = [
@@ -117,11 +128,11 @@ class PostgresStore:
                 self.conninfo, autocommit=True, connect_timeout=max(2, round(self.timeout))
             )
         except psycopg.Error as exc:
-            raise StoreError(f"cannot connect to the PostgreSQL store: {exc}") from exc
+            raise StoreError(f"cannot connect to the PostgreSQL store: {_one_line(exc)}") from exc
         try:
             await self._prepare(con)
         except psycopg.Error as exc:
-            raise StoreError(f"cannot prepare the PostgreSQL store: {exc}") from exc
+            raise StoreError(f"cannot prepare the PostgreSQL store: {_one_line(exc)}") from exc
         finally:
             await con.close()
         pool: AsyncConnectionPool[Connection] = AsyncConnectionPool(
@@ -138,7 +149,7 @@ class PostgresStore:
             await pool.open(wait=True, timeout=self.timeout)
         except psycopg.Error as exc:
             await pool.close()
-            raise StoreError(f"cannot open connections to the PostgreSQL store: {exc}") from exc
+            raise StoreError(f"cannot open connections to the PostgreSQL store: {_one_line(exc)}") from exc
         return pool
 
     async def close(self) -> None:
@@ -190,29 +201,23 @@ class PostgresStore:
             if cursor.rowcount != 1:
                 raise finish_refusal(table_id, await _progress(con, table_id))
 
-    async def load(self, table_id: str) -> StoredTable | None:
+    async def load(self, table_id: str) -> StoredTable | DamagedTable | None:
         async with self._snapshot("load") as con:
-            cursor = await con.execute(f"SELECT {_META}, finished, result FROM laro_tables WHERE id = %s", (table_id,))
+            cursor = await con.execute(f"SELECT {_ROW} FROM laro_tables WHERE id = %s", (table_id,))
             row = await cursor.fetchone()
             if row is None:
                 return None
-            cursor = await con.execute("SELECT event FROM laro_events WHERE table_id = %s ORDER BY seq", (table_id,))
-            return _table(row, [event for (event,) in await cursor.fetchall()])
+            cursor = await con.execute(
+                "SELECT seq, event::text FROM laro_events WHERE table_id = %s ORDER BY seq", (table_id,)
+            )
+            return decode_table(row, await cursor.fetchall())
 
-    async def load_active(self) -> list[StoredTable]:
-        async with self._snapshot("load_active") as con:
-            cursor = await con.execute(
-                f"SELECT {_META}, finished, result FROM laro_tables WHERE NOT finished ORDER BY n"
-            )
-            rows = await cursor.fetchall()
-            events: dict[str, list[JSONDict]] = {row[0]: [] for row in rows}
-            cursor = await con.execute(
-                "SELECT e.table_id, e.event FROM laro_events AS e JOIN laro_tables AS t ON t.id = e.table_id"
-                " WHERE NOT t.finished ORDER BY t.n, e.seq"
-            )
-            async for table_id, event in cursor:
-                events[table_id].append(event)
-        return [_table(row, events[row[0]]) for row in rows]
+    async def load_active(self) -> list[StoredTable | DamagedTable]:
+        _, tables = await self._read("load_active", 0, None, finished_too=False)
+        return tables
+
+    def iter_tables(self, batch: int = 200) -> AsyncIterator[StoredTable | DamagedTable]:
+        return in_batches(lambda after, limit: self._read("iter_tables", after, limit, finished_too=True), batch)
 
     async def list_tables(self, limit: int = 100, include_finished: bool = False) -> list[TableSummary]:
         if not isinstance(limit, int) or limit < 0:
@@ -220,15 +225,36 @@ class PostgresStore:
         where = "" if include_finished else "WHERE NOT finished"
         async with self._connection("list_tables") as con:
             cursor = await con.execute(
-                f"SELECT {_META}, finished, result, last_seq, updated FROM laro_tables {where}"
-                " ORDER BY n DESC LIMIT %s",
-                (limit,),
+                f"SELECT {_ROW}, updated FROM laro_tables {where} ORDER BY n DESC LIMIT %s", (limit,)
             )
             rows = await cursor.fetchall()
-        return [
-            TableSummary(meta_from_row(row[:8]), finished=row[8], last_seq=int(row[10]), updated=row[11], result=row[9])
-            for row in rows
-        ]
+        return intact([summary_from_row(row) for row in rows], "list_tables")
+
+    async def _read(
+        self, doing: str, after: int, limit: int | None, finished_too: bool
+    ) -> tuple[int, list[StoredTable | DamagedTable]]:
+        """The tables after position ``after`` in creation order, at most ``limit`` (None: all), from one
+        snapshot, and the position of the last one."""
+        where = "t.n > %s" if finished_too else "t.n > %s AND NOT t.finished"
+        async with self._snapshot(doing) as con:
+            cursor = await con.execute(
+                f"SELECT {_T_ROW}, t.n FROM laro_tables AS t WHERE {where} ORDER BY t.n LIMIT %s",
+                (after, limit),
+            )
+            rows = await cursor.fetchall()
+            if not rows:
+                return after, []
+            last = int(rows[-1][-1])
+            events: dict[str, list[tuple[Any, Any]]] = {row[0]: [] for row in rows}
+            cursor = await con.execute(
+                "SELECT e.table_id, e.seq, e.event::text"
+                " FROM laro_events AS e JOIN laro_tables AS t ON t.id = e.table_id"
+                f" WHERE {where} AND t.n <= %s ORDER BY t.n, e.seq",
+                (after, last),
+            )
+            async for table_id, seq, event in cursor:
+                events[table_id].append((seq, event))
+        return last, [decode_table(row[:-1], events[row[0]]) for row in rows]
 
     # --- inside -------------------------------------------------------------------------------------------------
 
@@ -241,7 +267,7 @@ class PostgresStore:
             async with self._pool.connection() as con:
                 yield con
         except psycopg.Error as exc:  # the pool's timeout is one of them
-            raise StoreError(f"PostgreSQL store: {doing} failed: {exc}") from exc
+            raise StoreError(f"PostgreSQL store: {doing} failed: {_one_line(exc)}") from exc
 
     @asynccontextmanager
     async def _snapshot(self, doing: str) -> AsyncIterator[Connection]:
@@ -272,12 +298,19 @@ class PostgresStore:
                     f"{SCHEMA_VERSION}): upgrade laro"
                 )
             # migrations from older versions go here, one step per version, when there are any
+            for name in ("laro_tables", "laro_events"):
+                cursor = await con.execute("SELECT to_regclass(%s) IS NOT NULL", (name,))
+                row = await cursor.fetchone()
+                if not (row and row[0]):
+                    raise StoreError(f"the PostgreSQL store is damaged: its table {name} is missing")
+
+
+def _one_line(exc: psycopg.Error) -> str:
+    """The error's message without the query excerpt PostgreSQL adds on further lines."""
+    text = exc.diag.message_primary if exc.diag.message_primary else str(exc)
+    return " ".join(text.split())
 
 
 async def _progress(con: Connection, table_id: str) -> tuple[Any, ...] | None:
     cursor = await con.execute("SELECT last_seq, finished FROM laro_tables WHERE id = %s", (table_id,))
     return await cursor.fetchone()
-
-
-def _table(row: tuple[Any, ...], events: list[JSONDict]) -> StoredTable:
-    return StoredTable(meta_from_row(row[:8]), events=events, finished=row[8], result=row[9])

@@ -16,6 +16,12 @@ The single worker runs one call at a time, each call one whole transaction, so t
 interleave inside a transaction. Stores in other threads or processes on the same file are kept apart by SQLite's
 locks: a writer waits up to ``busy_timeout`` seconds for another's write lock.
 
+A store file is never empty: a new one is made under a draft name, given its schema, and put in place whole (a
+hard link, which never replaces a file). So an empty file at a store's path is refused, not taken for a new, empty
+store: it is most likely a truncated copy of one (restore it, or remove it to start afresh). A file that SQLite
+cannot read, or that lacks one of the store's tables, is refused with one line naming it; a page found garbled
+while reading is reported the same way (``StoreError``), and ``quick_check`` lists what SQLite's own check finds.
+
 >>> import asyncio, tempfile, os
 >>> from laro.server.store.base import TableMeta
 >>> async def demo(path: str) -> list[int]:
@@ -33,11 +39,12 @@ locks: a writer waits up to ``busy_timeout`` seconds for another's write lock.
 from __future__ import annotations
 
 import asyncio
-import json
 import os
+import secrets
 import sqlite3
 import time
-from collections.abc import Callable, Iterator
+import urllib.parse
+from collections.abc import AsyncIterator, Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from typing import Self, TypeVar
@@ -46,6 +53,7 @@ from laro.core import JSONDict
 
 from .base import (
     SCHEMA_VERSION,
+    DamagedTable,
     StoredTable,
     StoreError,
     TableExists,
@@ -54,10 +62,13 @@ from .base import (
     check_event,
     check_meta,
     check_result,
+    decode_table,
     dump_json,
     finish_refusal,
-    meta_from_row,
+    in_batches,
+    intact,
     refusal,
+    summary_from_row,
 )
 
 __all__ = ["SQLiteStore"]
@@ -65,6 +76,9 @@ __all__ = ["SQLiteStore"]
 T = TypeVar("T")
 
 _META = "id, game, rules_version, num_players, options, seed, seats, created"
+_ROW = f"{_META}, finished, result, last_seq"  # what decode_table reads
+_T_ROW = ", ".join(f"t.{column}" for column in _ROW.split(", "))
+_NEEDED = ("laro_schema", "laro_tables", "laro_events")
 
 _SCHEMA = [
     "CREATE TABLE laro_schema (version INTEGER NOT NULL)",
@@ -162,22 +176,41 @@ class SQLiteStore:
         text = check_result(table_id, result)
         await self._run("finish", self._finish, table_id, text)
 
-    async def load(self, table_id: str) -> StoredTable | None:
+    async def load(self, table_id: str) -> StoredTable | DamagedTable | None:
         return await self._run("load", self._load, table_id)
 
-    async def load_active(self) -> list[StoredTable]:
-        return await self._run("load_active", self._load_active)
+    async def load_active(self) -> list[StoredTable | DamagedTable]:
+        _, tables = await self._run("load_active", self._read, 0, -1, False)
+        return tables
+
+    def iter_tables(self, batch: int = 200) -> AsyncIterator[StoredTable | DamagedTable]:
+        return in_batches(lambda after, limit: self._run("iter_tables", self._read, after, limit, True), batch)
 
     async def list_tables(self, limit: int = 100, include_finished: bool = False) -> list[TableSummary]:
         if not isinstance(limit, int) or limit < 0:
             raise StoreError(f"limit must be a non-negative integer, not {limit!r}")
-        return await self._run("list_tables", self._list_tables, limit, include_finished)
+        return intact(await self._run("list_tables", self._list_tables, limit, include_finished), "list_tables")
+
+    async def quick_check(self) -> list[str]:
+        """What SQLite's ``PRAGMA quick_check`` finds wrong in the file's pages (an empty list: nothing)."""
+        rows = await self._run("quick_check", lambda con: con.execute("PRAGMA quick_check").fetchall())
+        return [line for (text,) in rows if text != "ok" for line in str(text).splitlines() if line.strip()]
 
     # --- in the worker thread: each call is one whole transaction -----------------------------------------------
 
     def _connect(self) -> None:
+        target, uri = self.path, False
+        if self.path != ":memory:" and not self.path.startswith("file:"):
+            if os.path.exists(self.path) and os.path.getsize(self.path) == 0:
+                raise StoreError(
+                    f"{self.path} is empty (0 bytes): a store file is never empty, so it is likely a truncated one; "
+                    "restore it from a backup, or remove it to start a new, empty store"
+                )
+            if not os.path.exists(self.path):
+                self._create_file()
+            target, uri = f"file:{urllib.parse.quote(os.path.abspath(self.path))}?mode=rw", True
         try:
-            con = sqlite3.connect(self.path, timeout=self.busy_timeout, isolation_level=None)
+            con = sqlite3.connect(target, timeout=self.busy_timeout, isolation_level=None, uri=uri)
         except sqlite3.Error as exc:
             raise StoreError(f"cannot open the SQLite store {self.path}: {exc}") from exc
         try:
@@ -191,6 +224,36 @@ class SQLiteStore:
             con.close()
             raise
         self._con = con
+
+    def _create_file(self) -> None:
+        """A new store file with its schema, put in place whole (a hard link, which never replaces a file), so
+        that a file at the store's path is never empty, even while it is being made or if that is cut short."""
+        folder = os.path.dirname(os.path.abspath(self.path))
+        draft = os.path.join(folder, f".{os.path.basename(self.path)}.{secrets.token_hex(6)}.new")
+        try:
+            con = sqlite3.connect(draft, timeout=self.busy_timeout, isolation_level=None)
+            try:
+                self._prepare(con)
+            finally:
+                con.close()  # the last connection folds the WAL into the file
+            try:
+                os.link(draft, self.path)
+            except FileExistsError:
+                pass  # another store made it at the same moment: use theirs
+            except OSError:  # a file system without hard links: let SQLite make the file in place
+                pass
+            else:
+                descriptor = os.open(folder, os.O_RDONLY)
+                try:
+                    os.fsync(descriptor)
+                finally:
+                    os.close(descriptor)
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot open the SQLite store {self.path}: {exc}") from exc
+        finally:
+            for leftover in (draft, f"{draft}-wal", f"{draft}-shm"):
+                if os.path.exists(leftover):
+                    os.remove(leftover)
 
     def _disconnect(self) -> None:
         con, self._con = self._con, None
@@ -226,43 +289,45 @@ class SQLiteStore:
             if done != 1:
                 raise finish_refusal(table_id, _progress(con, table_id))
 
-    def _load(self, con: sqlite3.Connection, table_id: str) -> StoredTable | None:
+    def _load(self, con: sqlite3.Connection, table_id: str) -> StoredTable | DamagedTable | None:
         with _transaction(con, "BEGIN"):
-            row = con.execute(f"SELECT {_META}, finished, result FROM laro_tables WHERE id = ?", (table_id,)).fetchone()
+            row = con.execute(f"SELECT {_ROW} FROM laro_tables WHERE id = ?", (table_id,)).fetchone()
             if row is None:
                 return None
-            events = con.execute("SELECT event FROM laro_events WHERE table_id = ? ORDER BY seq", (table_id,))
-            return _table(row, [_json(text) for (text,) in events])
+            events = con.execute("SELECT seq, event FROM laro_events WHERE table_id = ? ORDER BY seq", (table_id,))
+            return decode_table(row, events)
 
-    def _load_active(self, con: sqlite3.Connection) -> list[StoredTable]:
+    def _read(
+        self, con: sqlite3.Connection, after: int, limit: int, finished_too: bool
+    ) -> tuple[int, list[StoredTable | DamagedTable]]:
+        """The tables after position ``after`` in creation order, at most ``limit`` (-1: all), from one snapshot,
+        and the position of the last one."""
+        where = "t.n > ?" if finished_too else "t.n > ? AND NOT t.finished"
         with _transaction(con, "BEGIN"):
             rows = con.execute(
-                f"SELECT {_META}, finished, result FROM laro_tables WHERE NOT finished ORDER BY n"
+                f"SELECT {_T_ROW}, t.n FROM laro_tables AS t WHERE {where} ORDER BY t.n LIMIT ?",
+                (after, limit),
             ).fetchall()
-            events: dict[str, list[JSONDict]] = {row[0]: [] for row in rows}
-            for table_id, text in con.execute(
-                "SELECT e.table_id, e.event FROM laro_events AS e JOIN laro_tables AS t ON t.id = e.table_id"
-                " WHERE NOT t.finished ORDER BY t.n, e.seq"
+            if not rows:
+                return after, []
+            last = int(rows[-1][-1])
+            events: dict[str, list[tuple[object, object]]] = {row[0]: [] for row in rows}
+            for table_id, seq, text in con.execute(
+                "SELECT e.table_id, e.seq, e.event FROM laro_events AS e JOIN laro_tables AS t ON t.id = e.table_id"
+                f" WHERE {where} AND t.n <= ? ORDER BY t.n, e.seq",
+                (after, last),
             ):
-                events[table_id].append(_json(text))
-            return [_table(row, events[row[0]]) for row in rows]
+                events[table_id].append((seq, text))
+            return last, [decode_table(row[:-1], events[row[0]]) for row in rows]
 
-    def _list_tables(self, con: sqlite3.Connection, limit: int, include_finished: bool) -> list[TableSummary]:
+    def _list_tables(
+        self, con: sqlite3.Connection, limit: int, include_finished: bool
+    ) -> list[TableSummary | DamagedTable]:
         where = "" if include_finished else "WHERE NOT finished"
         rows = con.execute(
-            f"SELECT {_META}, finished, result, last_seq, updated FROM laro_tables {where} ORDER BY n DESC LIMIT ?",
-            (limit,),
+            f"SELECT {_ROW}, updated FROM laro_tables {where} ORDER BY n DESC LIMIT ?", (limit,)
         ).fetchall()
-        return [
-            TableSummary(
-                meta_from_row(row[:8]),
-                finished=bool(row[8]),
-                last_seq=int(row[10]),
-                updated=float(row[11]),
-                result=None if row[9] is None else _json(row[9]),
-            )
-            for row in rows
-        ]
+        return [summary_from_row(row) for row in rows]
 
     async def _run(self, doing: str, job: Callable[..., T], *args: object) -> T:
         """``job(connection, *args)`` in the worker thread; sqlite3's errors as ``StoreError`` (ours pass through).
@@ -279,7 +344,7 @@ class SQLiteStore:
         try:
             return job(self._con, *args)
         except sqlite3.Error as exc:
-            raise StoreError(f"SQLite store {self.path}: {doing} failed: {exc}") from exc
+            raise _failure(self.path, doing, exc) from exc
 
     def _prepare(self, con: sqlite3.Connection) -> None:
         """Journal and sync modes, then the schema: created in an empty file, migrated in an older one."""
@@ -290,7 +355,10 @@ class SQLiteStore:
         con.execute("PRAGMA foreign_keys = ON")
         with _transaction(con):
             names = {name for (name,) in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            missing = [name for name in _NEEDED if name not in names]
             if "laro_schema" not in names:
+                if any(name.startswith("laro_") for name in names):
+                    raise StoreError(f"{self.path} is a damaged laro store: its table laro_schema is missing")
                 if names:
                     found = ", ".join(sorted(names))
                     raise StoreError(f"{self.path} is an SQLite database of something else (tables: {found})")
@@ -307,6 +375,8 @@ class SQLiteStore:
                     f"{self.path} was written by a newer laro (store schema {version}; this one knows "
                     f"{SCHEMA_VERSION}): upgrade laro"
                 )
+            if missing:
+                raise StoreError(f"{self.path} is a damaged laro store: its table {', '.join(missing)} is missing")
             # migrations from older versions go here, one step per version, when there are any
 
 
@@ -327,23 +397,15 @@ def _transaction(con: sqlite3.Connection, begin: str = "BEGIN IMMEDIATE") -> Ite
         raise
 
 
+def _failure(path: str, doing: str, exc: sqlite3.Error) -> StoreError:
+    """sqlite3's error in one line naming the file, saying plainly when the file itself is damaged."""
+    if type(exc) is sqlite3.DatabaseError or "malformed" in str(exc):
+        return StoreError(f"the SQLite store {path} is damaged ({doing} failed: {exc}): restore it from a backup")
+    return StoreError(f"SQLite store {path}: {doing} failed: {exc}")
+
+
 def _progress(con: sqlite3.Connection, table_id: str) -> tuple[int, int] | None:
     row: tuple[int, int] | None = con.execute(
         "SELECT last_seq, finished FROM laro_tables WHERE id = ?", (table_id,)
     ).fetchone()
     return row
-
-
-def _json(text: str) -> JSONDict:
-    value: JSONDict = json.loads(text)
-    return value
-
-
-def _table(row: tuple[object, ...], events: list[JSONDict]) -> StoredTable:
-    result = row[9]
-    return StoredTable(
-        meta_from_row(row[:8]),
-        events=events,
-        finished=bool(row[8]),
-        result=None if result is None else _json(str(result)),
-    )
