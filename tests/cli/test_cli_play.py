@@ -168,7 +168,12 @@ def test_boxed_tokens_and_other_options(run: Run, tmp_path: Path) -> None:
     result = run(*play_args(tmp_path, "--players", "2", "--seed", "4", *args), input="quit\n" * 30)
     assert result.exit_code == 0, result.output
     options = json.loads(only_record(tmp_path).read_text())["options"]
-    assert options == {"next_round_starter": "ended_round", "token_supply": "boxed", "end_score": 12}
+    assert options == {
+        "edition": "classic",
+        "next_round_starter": "ended_round",
+        "token_supply": "boxed",
+        "end_score": 12,
+    }
 
 
 @pytest.mark.parametrize(

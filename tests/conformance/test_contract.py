@@ -59,6 +59,9 @@ def _lama_visible(data: dict[str, Any], seat: int) -> dict[str, Any]:
     return shown
 
 
+_LAMA_ORDER = ["1", "1+", "2", "2+", "3", "3+", "4", "4+", "5", "5+", "6", "6+", "L", "P"]  # how hands are sorted
+
+
 def _lama_perturb(data: dict[str, Any], seat: int, rng: random.Random) -> dict[str, Any]:
     """Deal the cards of the other hands and the draw pile anew (same sizes) and change the seed."""
     data = copy.deepcopy(data)
@@ -67,7 +70,7 @@ def _lama_perturb(data: dict[str, Any], seat: int, rng: random.Random) -> dict[s
     rng.shuffle(pool)
     for other in others:
         size = len(data["hands"][other])
-        data["hands"][other], pool = sorted(pool[:size], key="123456L".index), pool[size:]
+        data["hands"][other], pool = sorted(pool[:size], key=_LAMA_ORDER.index), pool[size:]
     data["draw_pile"] = pool
     data["seed"] += 1 + rng.randrange(10**6)
     return data

@@ -83,9 +83,10 @@ def test_option_error_is_a_value_error() -> None:
 
 
 def test_lama_options() -> None:
-    """L.A.M.A. declares next_round_starter, token_supply and end_score with the rules' defaults."""
+    """L.A.M.A. declares edition, next_round_starter, token_supply and end_score with the rules' defaults."""
     game = laro.get_game("lama")
     assert {spec.name: spec.default for spec in game.option_specs} == {
+        "edition": "classic",
         "next_round_starter": "last_card",
         "token_supply": "unlimited",
         "end_score": 40,

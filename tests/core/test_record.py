@@ -38,7 +38,12 @@ def test_start_fills_in_the_game() -> None:
     state = GAME.new_game(2, seed=9, options={"end_score": 30})
     record = GameRecord.start(state, seed=9)
     assert (record.game, record.rules_version, record.num_players, record.seed) == ("lama", "1", 2, 9)
-    assert record.options == {"next_round_starter": "last_card", "token_supply": "unlimited", "end_score": 30}
+    assert record.options == {
+        "edition": "classic",
+        "next_round_starter": "last_card",
+        "token_supply": "unlimited",
+        "end_score": 30,
+    }
     assert record.actions == [] and record.players == [] and record.result is None
 
 

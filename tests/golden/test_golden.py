@@ -43,4 +43,5 @@ def test_golden_records_cover_the_options() -> None:
     used = {(key, json.dumps(value)) for record in records for key, value in record["options"].items()}
     assert ("next_round_starter", '"ended_round"') in used
     assert ("token_supply", '"boxed"') in used
+    assert ("edition", '"party"') in used
     assert any(key == "end_score" and value != "40" for key, value in used)

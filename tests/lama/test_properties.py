@@ -11,14 +11,22 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from laro.games.lama import GAME, LamaState
-from laro.games.lama.tokens import BOX_BLACK, BOX_WHITE, Supply, Tokens, give_back, pay
+from laro.games.lama.tokens import BOX_BLACK, BOX_PINK, BOX_WHITE, Supply, Tokens, give_back, pay
 
 MAX_MOVES = 5000
 FULL_DECK = Counter({card: 8 for card in "123456L"})
+PARTY_DECK = Counter({card: 7 for card in "123456L"}) + Counter(["1+", "2+", "3+", "4+", "5+", "6+", "P"])
+
+
+def full_deck(state: LamaState) -> Counter[str]:
+    """The 56 cards of the state's edition."""
+    return PARTY_DECK if state.party else FULL_DECK
+
 
 options_strategy = st.fixed_dictionaries(
     {},
     optional={
+        "edition": st.sampled_from(["classic", "party"]),
         "next_round_starter": st.sampled_from(["last_card", "ended_round"]),
         "token_supply": st.sampled_from(["unlimited", "boxed"]),
         "end_score": st.integers(min_value=1, max_value=60),
@@ -62,10 +70,12 @@ def _cards(data: dict[str, Any]) -> Counter[str]:
 
 @given(games())
 def test_the_56_cards_are_always_accounted_for(states: list[LamaState]) -> None:
-    """Cards: hands + draw pile + discard pile always hold exactly eight of each of the seven cards."""
+    """Cards: hands + draw pile + discard pile always hold exactly the edition's 56 cards: eight of each of the
+    seven cards, or (Party Edition) seven of each and one of each plus card and the pink llama."""
     for state in states:
         data = state.to_json()
-        assert _cards(data) == FULL_DECK
+        assert _cards(data) == full_deck(state)
+        assert sum(_cards(data).values()) == 56
         assert state.draw_pile_count == len(data["draw_pile"])
         if not state.is_over:
             assert all(data["hands"][seat] for seat in range(state.num_players))
@@ -83,7 +93,8 @@ def test_every_game_ends(states: list[LamaState]) -> None:
 
 @given(games())
 def test_scores_only_fall_by_the_return(states: list[LamaState]) -> None:
-    """Scoring: totals change only when a round ends; a total only falls for the emptier, by 10 or 1."""
+    """Scoring: totals change only when a round ends; a total only falls for the emptier, by 20 (Party Edition),
+    10 or 1; a penalty is at most 31 (Party Edition: 41, with the pink llama's 20)."""
     for before, after in itertools.pairwise(states):
         if after.round == before.round and not after.is_over:
             assert after.scores == before.scores
@@ -93,10 +104,13 @@ def test_scores_only_fall_by_the_return(states: list[LamaState]) -> None:
         for seat, (old, new) in enumerate(zip(before.scores, after.scores, strict=True)):
             if seat == result.emptied:
                 assert old - new == result.returned
-                assert result.returned == (10 if old >= 10 else 1 if old >= 1 else 0)
+                if after.party and old >= 20:
+                    assert result.returned == 20
+                else:
+                    assert result.returned == (10 if old >= 10 else 1 if old >= 1 else 0)
             else:
                 assert new - old == result.penalties[seat]
-                assert 1 <= new - old <= 31
+                assert 1 <= new - old <= (41 if after.party else 31)
 
 
 @given(games())
@@ -110,10 +124,15 @@ def test_boxed_tokens_add_up_to_the_scores(states: list[LamaState]) -> None:
             assert "tokens" not in data
             continue
         held = data["tokens"]
-        assert all(t["white"] >= 0 and t["black"] >= 0 and t["owed"] >= 0 for t in held)
-        assert data["supply"]["white"] >= 0 and data["supply"]["black"] >= 0
+        colours = ("white", "black", "pink") if state.party else ("white", "black")
+        assert all(t[key] >= 0 for t in held for key in (*colours, "owed"))
+        assert all(data["supply"][key] >= 0 for key in colours)
         assert data["supply"]["white"] + sum(t["white"] for t in held) == BOX_WHITE
         assert data["supply"]["black"] + sum(t["black"] for t in held) == BOX_BLACK
+        if state.party:
+            assert data["supply"]["pink"] + sum(t["pink"] for t in held) == BOX_PINK
+        else:
+            assert "pink" not in data["supply"] and all("pink" not in t for t in held)
 
 
 @given(games())
@@ -161,3 +180,29 @@ def test_pay_and_give_back_keep_the_books(box_white: int, box_black: int, moves:
         assert held.points == total
         assert min(supply.white, supply.black, held.white, held.black, held.owed) >= 0
         assert supply.white + held.white == box_white and supply.black + held.black == box_black
+
+
+@given(
+    st.integers(0, BOX_WHITE),
+    st.integers(0, BOX_BLACK),
+    st.integers(0, BOX_PINK),
+    st.lists(st.tuples(st.integers(0, 21), st.integers(0, 1), st.integers(0, 1), st.booleans()), max_size=30),
+)
+def test_pink_tokens_keep_the_books(
+    box_white: int, box_black: int, box_pink: int, moves: list[tuple[int, ...]]
+) -> None:
+    """Tokens (Party Edition): paying pinks too and returning 20, 10 or 1 keep every count >= 0, points and tokens
+    equal, and no token lost; after a payment two blacks are exchanged for a pink while the box has one."""
+    supply, held, total = Supply(box_white, box_black, box_pink), Tokens(), 0
+    for white, black, pink, emptied in moves:
+        supply, held = pay(supply, held, white, black, pink)
+        total += white + 10 * black + 20 * pink
+        assert held.black < 2 or supply.pink == 0
+        returned = 20 if total >= 20 else 10 if total >= 10 else 1 if total >= 1 else 0
+        if emptied and returned:
+            supply, held = give_back(supply, held, returned)
+            total -= returned
+        assert held.points == total
+        assert min(supply.white, supply.black, supply.pink, held.white, held.black, held.pink, held.owed) >= 0
+        assert supply.white + held.white == box_white and supply.black + held.black == box_black
+        assert supply.pink + held.pink == box_pink

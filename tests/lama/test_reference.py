@@ -12,13 +12,17 @@ from laro.sim.baselines.lama_reference import ReferenceLama
 GAME = laro.get_game("lama")
 
 
+ORDER = ["1", "1+", "2", "2+", "3", "3+", "4", "4+", "5", "5+", "6", "6+", "L", "P"]  # how a state sorts hands
+
+
+@pytest.mark.parametrize("edition", ["classic", "party"])
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
-def test_engine_matches_reference(players: int) -> None:
+def test_engine_matches_reference(players: int, edition: str) -> None:
     """Same seed, same actions: the same legal actions, hands, piles, turns, scores and winners."""
-    rng = random.Random(players)
+    rng = random.Random(players if edition == "classic" else f"party:{players}")
     for seed in range(40):
-        state = GAME.new_game(players, seed=seed)
-        ref = ReferenceLama.new_game(players, seed)
+        state = GAME.new_game(players, seed=seed, options={"edition": edition})
+        ref = ReferenceLama.new_game(players, seed, party=edition == "party")
         while True:
             data = state.to_json()
             assert [str(a) for a in state.legal_actions()] == ref.legal_actions()
@@ -28,7 +32,7 @@ def test_engine_matches_reference(players: int) -> None:
                 assert state.winners == ref.winners
                 break
             assert data["round"] == ref.round
-            assert data["hands"] == [sorted(hand, key="123456L".index) for hand in ref.hands]
+            assert data["hands"] == [sorted(hand, key=ORDER.index) for hand in ref.hands]
             assert data["draw_pile"] == ref.draw_pile
             assert data["discard_pile"] == ref.discard_pile
             assert data["quit"] == ref.quit

@@ -7,6 +7,7 @@ pile lists its bottom card first except the draw pile, which lists its top card 
 from __future__ import annotations
 
 import random
+import re
 from collections import Counter
 from collections.abc import Callable
 from typing import Any
@@ -18,10 +19,17 @@ from laro.core import IllegalActionError, MalformedActionError, StateError, vali
 from laro.games.lama import GAME, LamaState
 from laro.games.lama.cards import hand_from_cards, penalty
 from laro.games.lama.scoring import score_round
-from laro.games.lama.tokens import BOX_BLACK, BOX_WHITE, Supply, Tokens, give_back, pay, unlimited_tokens
+from laro.games.lama.tokens import BOX_BLACK, BOX_PINK, BOX_WHITE, Supply, Tokens, give_back, pay, unlimited_tokens
 
 CARDS = "123456L"
 FULL_DECK = Counter({card: 8 for card in CARDS})
+PARTY_ORDER = ["1", "1+", "2", "2+", "3", "3+", "4", "4+", "5", "5+", "6", "6+", "L", "P"]
+PARTY_DECK = Counter({card: 7 for card in CARDS}) + Counter(["1+", "2+", "3+", "4+", "5+", "6+", "P"])
+
+
+def cards(text: str) -> list[str]:
+    """The cards of a string: ``"33+PL"`` is a 3, a 3+, the pink llama and a llama."""
+    return re.findall(r"[1-6]\+?|L|P", text)
 
 
 def build(
@@ -44,13 +52,16 @@ def build(
     """A valid L.A.M.A. state. ``draw_top`` goes on top of the draw pile; the cards not placed anywhere fill the
     draw pile below it, or, when ``draw`` gives the whole draw pile, go under the discard pile."""
     n = len(hands)
-    placed = Counter("".join(hands)) + Counter(discard) + Counter(draw_top) + Counter(draw or "")
-    assert not placed - FULL_DECK, f"more than eight of a card: {placed - FULL_DECK}"
-    rest = sorted((FULL_DECK - placed).elements(), key=CARDS.index)
+    party = (options or {}).get("edition") == "party"
+    deck = PARTY_DECK if party else FULL_DECK
+    placed = Counter(cards("".join(hands))) + Counter(cards(discard)) + Counter(cards(draw_top))
+    placed += Counter(cards(draw or ""))
+    assert not placed - deck, f"more copies of a card than the deck has: {placed - deck}"
+    rest = sorted((deck - placed).elements(), key=PARTY_ORDER.index)
     if draw is None:
-        draw_pile, discard_pile = [*draw_top, *rest], [*discard]
+        draw_pile, discard_pile = [*cards(draw_top), *rest], cards(discard)
     else:
-        draw_pile, discard_pile = [*draw_top, *draw], [*rest, *discard]
+        draw_pile, discard_pile = [*cards(draw_top), *cards(draw)], [*rest, *cards(discard)]
     scores = scores or [0] * n
     data: dict[str, Any] = {
         "game": "lama",
@@ -59,7 +70,7 @@ def build(
         "options": validate_options(GAME.option_specs, options),
         "seed": seed,
         "round": round,
-        "hands": [sorted(hand, key=CARDS.index) for hand in hands],
+        "hands": [sorted(cards(hand), key=PARTY_ORDER.index) for hand in hands],
         "draw_pile": draw_pile,
         "discard_pile": discard_pile,
         "current_player": current,
@@ -71,11 +82,13 @@ def build(
         "winners": [],
     }
     if data["options"]["token_supply"] == "boxed":
-        data["tokens"] = tokens or [unlimited_tokens(score).to_json() for score in scores]
+        data["tokens"] = tokens or [unlimited_tokens(score, party).to_json(party) for score in scores]
         data["supply"] = supply or {
             "white": BOX_WHITE - sum(t["white"] for t in data["tokens"]),
             "black": BOX_BLACK - sum(t["black"] for t in data["tokens"]),
         }
+        if party and "pink" not in data["supply"]:
+            data["supply"]["pink"] = BOX_PINK - sum(t.get("pink", 0) for t in data["tokens"])
     return GAME.from_json(data)
 
 
@@ -611,11 +624,20 @@ def test_illegal_action_says_why_and_what_is_allowed() -> None:
     assert state.to_json() == before
 
 
-@pytest.mark.parametrize("action", ["", "play", "play 7", "play 0", "take 3", "draws", 9, -1, None, 2.0, True])
+@pytest.mark.parametrize("action", ["", "play", "play 7", "play 0", "take 3", "draws", 16, -1, None, 2.0, True])
 def test_malformed_action_raises(action: Any) -> None:
     """Contract: an action text or index that names no action raises MalformedActionError."""
     state = build(["45", "11"], discard="3")
     with pytest.raises(MalformedActionError):
+        state.apply(action)
+
+
+@pytest.mark.parametrize("action", ["play 3+", "play P", 9, 15])
+def test_party_edition_actions_are_illegal_in_the_classic_game(action: Any) -> None:
+    """Notation: the Party Edition's actions (indices 9..15) name actions of the game, never legal in the classic
+    edition, which says so."""
+    state = build(["45", "11"], discard="3")
+    with pytest.raises(IllegalActionError, match="the classic game has no plus cards and no pink llama"):
         state.apply(action)
 
 

@@ -8,7 +8,7 @@ from collections import Counter
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from tests.lama.test_properties import FULL_DECK, games
+from tests.lama.test_properties import full_deck, games
 
 from laro.core.errors import StateError
 from laro.games.lama import GAME, LamaState
@@ -32,7 +32,7 @@ def test_samples_agree_with_every_observation(states: list[LamaState], pick: ran
         for k in range(3):
             drawn = sample(random.Random(k))
             assert drawn.observation(seat) == observation  # everything the seat knows, exactly
-            assert _all_cards(drawn) == FULL_DECK  # never a card that cannot exist
+            assert _all_cards(drawn) == full_deck(state)  # never a card that cannot exist
             assert drawn.hand_sizes() == state.hand_sizes()  # never a hand of the wrong size
             assert drawn.hand(seat) == state.hand(seat)
             data = drawn.to_json()
@@ -76,3 +76,20 @@ def test_bad_observations_are_refused() -> None:
         GAME.sampler({**observation, "draw_pile_count": observation["draw_pile_count"] + 1})
     with pytest.raises(StateError, match="missing key"):
         GAME.sampler({key: value for key, value in observation.items() if key != "scores"})
+
+
+def test_party_samples_deal_the_unseen_special_cards() -> None:
+    """Party Edition: a determinisation deals exactly the plus cards and pink llama the seat has not seen."""
+    state = GAME.new_game(4, seed=21, options={"edition": "party"})
+    seat = state.current_player or 0
+    data = state.to_json()
+    seen = Counter([*data["hands"][seat], *data["discard_pile"]])
+    special = {"1+", "2+", "3+", "4+", "5+", "6+", "P"}
+    sample = GAME.sampler(state.observation(seat))
+    for k in range(20):
+        drawn = sample(random.Random(k))
+        assert drawn.party and _all_cards(drawn) == full_deck(state)
+        dealt = drawn.to_json()
+        unseen = Counter(c for other, hand in enumerate(dealt["hands"]) if other != seat for c in hand)
+        unseen += Counter(dealt["draw_pile"])
+        assert {card for card in unseen if card in special} == special - set(seen)

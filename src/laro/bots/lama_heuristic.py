@@ -45,7 +45,15 @@ from laro.games.lama.actions import DRAW, QUIT
 from laro.games.lama.cards import CARD_TEXT, LLAMA, LLAMA_POINTS, NUM_KINDS, playable_after
 from laro.games.lama.cards import penalty as hand_penalty
 
-__all__ = ["LamaHeuristicBot", "chain_value", "is_trailing_in_last_round", "penalty", "quit_threshold", "read_hand"]
+__all__ = [
+    "LamaHeuristicBot",
+    "chain_value",
+    "is_trailing_in_last_round",
+    "leaning",
+    "penalty",
+    "quit_threshold",
+    "read_hand",
+]
 
 A = TypeVar("A", bound=Action)
 
@@ -168,6 +176,10 @@ class LamaHeuristicBot:
     name = "heuristic"
 
     def choose(self, observation: JSONDict, legal: Sequence[A], rng: random.Random) -> A:
+        if observation["options"].get("edition") == "party":
+            from laro.bots.lama_party import party_choice  # it builds on this module
+
+            return party_choice(observation, legal)
         top = _CARD_OF_TEXT[observation["top_card"]]
         same = following = draw = quit_ = None
         for action in legal:
@@ -212,3 +224,12 @@ class LamaHeuristicBot:
             if at_stake > threshold or (at_stake == threshold and rng.random() < 0.5):
                 return draw
         return quit_ if quit_ is not None else legal[-1]
+
+
+def leaning(scores: Sequence[int], seat: int, end_score: int) -> float:
+    """The part of ``seat``'s quit threshold that stays put during a round: a black token to win back, and the
+    risk a trailing seat must take in what is probably the last round."""
+    value = QUIT_IF_A_BLACK_TOKEN_BACK if scores[seat] >= 10 else 0.0
+    if is_trailing_in_last_round(scores, seat, end_score):
+        value += QUIT_WHEN_TRAILING_IN_LAST_ROUND
+    return value

@@ -28,19 +28,18 @@ from laro.bots.judges import win_shares
 from laro.bots.lama_heuristic import (
     QUIT_BASE,
     QUIT_FOR_SHORTEST_OPPONENT,
-    QUIT_IF_A_BLACK_TOKEN_BACK,
     QUIT_IF_HOLDING_THREE_AHEAD,
     QUIT_IF_HOLDING_TWO_AHEAD,
     QUIT_PER_CARD_HELD,
     QUIT_PER_OPPONENT_IN,
-    QUIT_WHEN_TRAILING_IN_LAST_ROUND,
     chain_value,
-    is_trailing_in_last_round,
+    leaning,
 )
+from laro.bots.lama_party import DRAW_MOVE, QUIT_MOVE, finish_party_round, party_move
 from laro.bots.lama_reading import Reading
 from laro.core.game import Action, Game, GameState, JSONDict
 from laro.games.lama.actions import DRAW, PLAY, QUIT
-from laro.games.lama.cards import NUM_KINDS, hand_size, penalty
+from laro.games.lama.cards import NUM_KINDS, RANK, hand_size, party_hand_size, penalty
 from laro.games.lama.game import LamaGame
 from laro.games.lama.sampling import sampler as lama_sampler
 from laro.games.lama.scoring import score_round
@@ -66,6 +65,8 @@ class LamaJudge:
     ) -> Callable[[random.Random], GameState]:
         """Determinisations of ``observation`` that follow the seat's :class:`Reading` of the other hands,
         carried in ``memory`` from the seat's earlier decisions."""
+        if observation["options"].get("edition") == "party":  # the reading knows the classic cards only
+            return lama_sampler(cast(LamaGame, game), observation)
         key = ("lama reading", observation["seat"])
         previous = memory.get(key)
         reading = Reading.follow(previous if isinstance(previous, Reading) else None, observation)
@@ -77,8 +78,22 @@ class LamaJudge:
         lama = cast(LamaState, state)
         if lama.current_player is None:
             return win_shares(lama)
-        ended_by, hands = self._finish_round(lama, rng)
-        scores = score_round(lama.round, hands, lama.scores, ended_by).scores
+        if lama.party:
+            hands = lama.hands.copy()
+            ended_by = finish_party_round(
+                hands,
+                lama.deck,
+                lama.draw_pos,
+                lama.quit_mask,
+                lama.discard[-1],
+                lama.current_player,
+                _leaning(lama),
+                self.randomness,
+                rng,
+            )
+        else:
+            ended_by, hands = self._finish_round(lama, rng)
+        scores = score_round(lama.round, hands, lama.scores, ended_by, lama.party).scores
         best = min(scores)
         if max(scores) >= lama.options["end_score"]:
             winners = scores.count(best)
@@ -89,6 +104,8 @@ class LamaJudge:
         """The playout's move for the seat to act."""
         lama = cast(LamaState, state)
         seat: int = lama.current_player  # type: ignore[assignment]  # the caller plays on only while not over
+        if lama.party:
+            return _party_policy(lama, seat)
         card = self._move(
             seat,
             lama.hands,
@@ -199,6 +216,22 @@ class LamaJudge:
         return _DRAW if penalty(hand) > threshold else _QUIT
 
 
+def _party_policy(lama: LamaState, seat: int) -> Action:
+    """The Party Edition playout's move for ``seat``, as an action."""
+    n = lama.num_players
+    others = [other for other in range(n) if other != seat and not (lama.quit_mask >> other) & 1]
+    card = party_move(
+        lama.hands[seat],
+        RANK[lama.discard[-1]],
+        len(others),
+        min((party_hand_size(lama.hands[other]) for other in others), default=63),
+        party_hand_size(lama.hands[seat]),
+        _leaning(lama)[seat],
+        lama.draw_pos < len(lama.deck) and bool(others),
+    )
+    return DRAW if card == DRAW_MOVE else QUIT if card == QUIT_MOVE else PLAY[card]
+
+
 _CHAINS: dict[int, int] = {}
 _CHAINS_KEPT = 1 << 16
 
@@ -224,11 +257,7 @@ def _leaning(lama: LamaState) -> tuple[float, ...]:
 
 @functools.lru_cache(maxsize=4096)
 def _leaning_of(scores: tuple[int, ...], end_score: int) -> tuple[float, ...]:
-    return tuple(
-        (QUIT_IF_A_BLACK_TOKEN_BACK if total >= 10 else 0.0)
-        + (QUIT_WHEN_TRAILING_IN_LAST_ROUND if is_trailing_in_last_round(scores, seat, end_score) else 0.0)
-        for seat, total in enumerate(scores)
-    )
+    return tuple(leaning(scores, seat, end_score) for seat in range(len(scores)))
 
 
 # Fitted by maximum likelihood to who won 6,000 four-player games of heuristic bots, from the totals at every

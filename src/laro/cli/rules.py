@@ -6,7 +6,8 @@ import click
 from rich.console import Console
 from rich.markdown import Markdown
 
-from laro.cli.play import resolve_game
+from laro.cli.play import parse_options, resolve_game
+from laro.core import OptionError
 
 __all__ = ["rules"]
 
@@ -14,11 +15,21 @@ __all__ = ["rules"]
 @click.command()
 @click.argument("game", metavar="GAME")
 @click.option("--lang", "-l", default="en", show_default=True, help="Language of the rules: en or ko.")
-def rules(game: str, lang: str) -> None:
+@click.option(
+    "--option",
+    "-o",
+    "option_pairs",
+    multiple=True,
+    metavar="KEY=VALUE",
+    help="The game's options, as for laro play: edition=party shows the L.A.M.A. Party Edition's rules.",
+)
+def rules(game: str, lang: str, option_pairs: tuple[str, ...]) -> None:
     """Print the rules of GAME (lama or kamara)."""
     the_game = resolve_game(game)
     try:
-        text = the_game.rules_text(lang.lower())
+        text = the_game.rules_text(lang.lower(), parse_options(option_pairs))
+    except OptionError as error:
+        raise click.BadParameter(str(error), param_hint="--option") from None
     except ValueError as error:
         raise click.BadParameter(str(error), param_hint="--lang") from None
     Console(highlight=False).print(Markdown(text))

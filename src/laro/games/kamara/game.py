@@ -168,7 +168,8 @@ class KamaraGame:
         cannot see dealt at random (see :mod:`laro.games.kamara.sampling`)."""
         return sampler(self, observation)
 
-    def rules_text(self, language: str = "en") -> str:
+    def rules_text(self, language: str = "en", options: Mapping[str, Any] | None = None) -> str:
+        validate_options(self.option_specs, options)  # one page for every option; unknown ones are refused
         name = f"rules.{language}.md"
         try:
             return resources.files(__package__).joinpath(name).read_text(encoding="utf-8")

@@ -3,6 +3,8 @@
 >>> from laro.games.lama import GAME
 >>> GAME.new_game(4, seed=1, options={"end_score": 30}).options["end_score"]
 30
+>>> type(GAME.new_game(4, seed=1, options={"edition": "party"})).__name__
+'PartyLamaState'
 """
 
 from __future__ import annotations
@@ -18,16 +20,32 @@ from laro.core.errors import OptionError, StateError
 from laro.core.game import Game, GameState
 from laro.core.options import OptionSpec, validate_options
 from laro.core.rng import new_seed
-from laro.games.lama.actions import ACTIONS, LamaAction, action_from_index, parse_action
-from laro.games.lama.cards import CARD_TEXT, COPIES, NUM_KINDS, card_from_text, hand_from_cards
+from laro.games.lama.actions import ALL_ACTIONS, LamaAction, action_from_index, parse_action
+from laro.games.lama.cards import (
+    ALL_CARD_TEXT,
+    COPIES,
+    NUM_KINDS,
+    NUM_PARTY_KINDS,
+    PARTY_COPIES,
+    card_from_text,
+    hand_from_cards,
+    party_card_from_text,
+)
+from laro.games.lama.party import PartyLamaState
 from laro.games.lama.public import read_public
 from laro.games.lama.sampling import sampler
 from laro.games.lama.state import LamaState
-from laro.games.lama.tokens import BOX_BLACK, BOX_WHITE, Supply, Tokens
+from laro.games.lama.tokens import BOX_BLACK, BOX_PINK, BOX_WHITE, Supply, Tokens
 
 __all__ = ["GAME", "OPTIONS", "LamaGame"]
 
 OPTIONS: tuple[OptionSpec, ...] = (
+    OptionSpec(
+        "edition",
+        "classic",
+        "the classic game, or the Party Edition (plus cards, the pink llama and pink tokens worth 20)",
+        choices=("classic", "party"),
+    ),
     OptionSpec(
         "next_round_starter",
         "last_card",
@@ -58,9 +76,9 @@ class LamaGame:
     min_players = 2
     max_players = 6
     option_specs = OPTIONS
-    num_actions = len(ACTIONS)
+    num_actions = len(ALL_ACTIONS)  # 0..8 the classic game's, 9..15 the Party Edition's
     score_order: Literal["low", "high"] = "low"
-    actions = ACTIONS
+    actions = ALL_ACTIONS
 
     def new_game(
         self, num_players: int, seed: int | None = None, options: Mapping[str, Any] | None = None
@@ -70,16 +88,17 @@ class LamaGame:
             seed = new_seed()
         elif isinstance(seed, bool) or not isinstance(seed, int):
             raise OptionError(f"seed must be a whole number; got {seed!r}")
-        state = object.__new__(LamaState)
+        chosen = _DEFAULTS if not options else validate_options(OPTIONS, options)
+        state = object.__new__(_STATE[chosen["edition"]])
         state.game = self
         state.num_players = num_players
-        state.options = _DEFAULTS if not options else validate_options(OPTIONS, options)
+        state.options = chosen
         state.seed = seed
         state.scores = (0,) * num_players
         state.winners = ()
         state.last_round = None
         if state.options["token_supply"] == "boxed":
-            state.supply, state.tokens = Supply(), (Tokens(),) * num_players
+            state.supply, state.tokens = _box(state.party), (Tokens(),) * num_players
         else:
             state.supply, state.tokens = None, None
         state._deal(1, None)
@@ -99,8 +118,10 @@ class LamaGame:
         """Determinisations of a seat's observation: full states that agree with all the seat knows."""
         return sampler(self, observation)
 
-    def rules_text(self, language: str = "en") -> str:
-        name = f"rules.{language}.md"
+    def rules_text(self, language: str = "en", options: Mapping[str, Any] | None = None) -> str:
+        """The rules page: the classic game's, or the Party Edition's when ``options`` choose it."""
+        edition = validate_options(OPTIONS, options)["edition"]
+        name = f"rules.{language}.md" if edition == "classic" else f"rules.{edition}.{language}.md"
         try:
             return resources.files(__package__).joinpath(name).read_text(encoding="utf-8")
         except FileNotFoundError:
@@ -127,19 +148,28 @@ class LamaGame:
             raise StateError(f"this is a {data.get('game')!r} state, not L.A.M.A.")
         n = data["num_players"]
         self._check_players(n)
-        state = object.__new__(LamaState)
+        options = validate_options(OPTIONS, data.get("options"))
+        party = options["edition"] == "party"
+        state = object.__new__(_STATE[options["edition"]])
         state.game = self
         state.num_players = n
-        state.options = validate_options(OPTIONS, data.get("options"))
+        state.options = options
         state.seed = whole_number(data["seed"], "seed")
         state.round = whole_number(data["round"], "round", minimum=1)
-        hands = [_cards(hand, "hands") for hand in per_seat(data["hands"], "hands", n)]
-        draw = _cards(data["draw_pile"], "draw_pile")
-        discard = _cards(data["discard_pile"], "discard_pile")
+        hands = [_cards(hand, "hands", party) for hand in per_seat(data["hands"], "hands", n)]
+        draw = _cards(data["draw_pile"], "draw_pile", party)
+        discard = _cards(data["discard_pile"], "discard_pile", party)
         counts = Counter(card for cards in (*hands, draw, discard) for card in cards)
-        if any(counts[card] != COPIES for card in range(NUM_KINDS)):
-            found = ", ".join(f"{counts[c]} of {CARD_TEXT[c]}" for c in range(NUM_KINDS))
-            raise StateError(f"the cards must be eight of each value; found {found}")
+        kinds = NUM_PARTY_KINDS if party else NUM_KINDS
+        copies = PARTY_COPIES if party else (COPIES,) * NUM_KINDS
+        if any(counts[card] != copies[card] for card in range(kinds)):
+            found = ", ".join(f"{counts[c]} of {ALL_CARD_TEXT[c]}" for c in range(kinds))
+            wanted = (
+                "seven of each number and of the llama, one of each plus card and the pink llama"
+                if party
+                else "eight of each value"
+            )
+            raise StateError(f"the cards must be {wanted}; found {found}")
         if not discard:
             raise StateError("the discard pile cannot be empty")
         state.hands = [hand_from_cards(hand) for hand in hands]
@@ -148,8 +178,9 @@ class LamaGame:
         state.discard = tuple(discard)
         read_public(state, data, n)
         if state.options["token_supply"] == "boxed":
-            state.tokens = tuple(Tokens(**_token_fields(t)) for t in per_seat(data["tokens"], "tokens", n))
-            state.supply = Supply(**_token_fields(data["supply"], ("white", "black")))
+            names = ("white", "black", "owed", "pink") if party else ("white", "black", "owed")
+            state.tokens = tuple(Tokens(**_token_fields(t, names)) for t in per_seat(data["tokens"], "tokens", n))
+            state.supply = Supply(**_token_fields(data["supply"], names[:2] + names[3:], party))
             if any(t.points != s for t, s in zip(state.tokens, state.scores, strict=True)):
                 raise StateError("tokens do not add up to the scores")
         else:
@@ -170,24 +201,33 @@ class LamaGame:
         return state
 
 
-def _cards(value: Any, name: str) -> list[int]:
+def _cards(value: Any, name: str, party: bool) -> list[int]:
     if not isinstance(value, list):
         raise StateError(f"{name} must be a list of cards")
     try:
-        return [card_from_text(card) for card in value]
+        return [(party_card_from_text if party else card_from_text)(card) for card in value]
     except (KeyError, TypeError):
-        raise StateError(f"{name} holds something that is not a card (1-6 or L): {value!r}") from None
+        cards = "1-6, 1+-6+, L or P" if party else "1-6 or L"
+        raise StateError(f"{name} holds something that is not a card ({cards}): {value!r}") from None
 
 
-def _token_fields(value: Any, names: tuple[str, ...] = ("white", "black", "owed")) -> dict[str, int]:
+def _token_fields(value: Any, names: tuple[str, ...], party: bool | None = None) -> dict[str, int]:
+    """Token counts read from JSON; ``party`` is given for the supply (whose box it must fit)."""
     if not isinstance(value, dict):
-        raise StateError("tokens must be objects with white, black and owed counts")
+        raise StateError(f"tokens must be objects with {', '.join(names)} counts")
     fields = {name: whole_number(value.get(name, 0), f"tokens.{name}") for name in names}
-    if "white" in fields and len(names) == 2 and (fields["white"] > BOX_WHITE or fields["black"] > BOX_BLACK):
+    too_many = fields["white"] > BOX_WHITE or fields["black"] > BOX_BLACK or fields.get("pink", 0) > BOX_PINK
+    if party is not None and too_many:
         raise StateError("the supply cannot hold more tokens than the box")
     return fields
 
 
+def _box(party: bool) -> Supply:
+    """The full box of tokens: the Party Edition's has the six pinks too."""
+    return Supply(pink=BOX_PINK) if party else Supply()
+
+
+_STATE: dict[str, type[LamaState]] = {"classic": LamaState, "party": PartyLamaState}
 GAME = LamaGame()
 
 

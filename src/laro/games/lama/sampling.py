@@ -2,8 +2,9 @@
 
 A seat sees its own hand, the whole discard pile, how many cards every hand and the draw pile hold, the scores
 and tokens. Every other card of the deck (the other hands, quitters' laid-down hands included, and the draw
-pile) is unknown to it and equally likely anywhere, so a determinisation deals those cards at random into hands
-of the right sizes and the draw pile, and draws a fresh seed for the rounds still to come.
+pile; in the Party Edition the plus cards and the pink llama it has not seen too) is unknown to it and equally
+likely anywhere, so a determinisation deals those cards at random into hands of the right sizes and the draw
+pile, and draws a fresh seed for the rounds still to come.
 
 >>> import random
 >>> from laro.games.lama import GAME
@@ -25,7 +26,15 @@ from typing import TYPE_CHECKING, Any
 
 from laro.core.checks import per_seat, seat_number, whole_number
 from laro.core.errors import StateError
-from laro.games.lama.cards import COPIES, NUM_KINDS, card_from_text, hand_from_cards
+from laro.games.lama.cards import (
+    COPIES,
+    NUM_KINDS,
+    NUM_PARTY_KINDS,
+    PARTY_COPIES,
+    card_from_text,
+    hand_from_cards,
+    party_card_from_text,
+)
 from laro.games.lama.public import read_public
 from laro.games.lama.state import LamaState
 from laro.games.lama.tokens import Supply, Tokens
@@ -35,7 +44,7 @@ if TYPE_CHECKING:
 
 __all__ = ["sampler"]
 
-_BIT = tuple(1 << (4 * card) for card in range(NUM_KINDS))
+_BIT = tuple(1 << (4 * card) for card in range(NUM_PARTY_KINDS))
 _new = object.__new__
 
 
@@ -46,8 +55,8 @@ def sampler(
     spectator's, raises :class:`StateError`.
 
     ``excluded`` narrows them with what a reader believes of the other hands: per seat, one mask per card it
-    believes it can name a limit for (bit ``k`` set: that card is not a ``k``). Those cards are dealt first,
-    each from the unseen cards it may be; a card no unseen card fits is dealt from all of them.
+    believes it can name a limit for (bit ``k`` set: that card is not a ``k``, any card of the edition). Those
+    cards are dealt first, each from the unseen cards it may be; a card no unseen card fits is dealt from all of them.
     """
     try:
         return _Sampler(game, observation, excluded).sample
@@ -61,7 +70,7 @@ def sampler(
 class _Sampler:
     """The known parts of a state, read once; :meth:`sample` deals the unknown cards anew on every call."""
 
-    __slots__ = ("counts", "hand", "limits", "seat", "sizes", "template", "unknown")
+    __slots__ = ("counts", "hand", "kinds", "limits", "seat", "sizes", "state_type", "template", "unknown")
 
     def __init__(
         self, game: LamaGame, observation: Mapping[str, Any], excluded: Sequence[Sequence[int]] | None
@@ -73,13 +82,17 @@ class _Sampler:
         n = observation["num_players"]
         game._check_players(n)
         seat = seat_number(observation["seat"], n, "seat")
-        options = game.new_game(n, seed=0, options=observation["options"]).options
-        own = [card_from_text(text) for text in observation["hand"]]
-        discard = [card_from_text(text) for text in observation["discard_pile"]]
+        fresh = game.new_game(n, seed=0, options=observation["options"])
+        options = fresh.options
+        kinds = tuple(range(NUM_PARTY_KINDS if fresh.party else NUM_KINDS))
+        copies = PARTY_COPIES if fresh.party else (COPIES,) * NUM_KINDS
+        read = party_card_from_text if fresh.party else card_from_text
+        own = [read(text) for text in observation["hand"]]
+        discard = [read(text) for text in observation["discard_pile"]]
         sizes = [whole_number(size, "hand_sizes") for size in per_seat(observation["hand_sizes"], "hand_sizes", n)]
         if sizes[seat] != len(own):
             raise StateError("the seat's hand does not match its hand size")
-        left = Counter({card: COPIES for card in range(NUM_KINDS)})
+        left = Counter({card: copies[card] for card in kinds})
         left.subtract(own + discard)
         if min(left.values()) < 0:
             raise StateError("more copies of a card are seen than the deck holds")
@@ -89,7 +102,7 @@ class _Sampler:
             raise StateError("the unseen cards do not fill the other hands and the draw pile")
         if not discard:
             raise StateError("the discard pile cannot be empty")
-        template = _new(LamaState)
+        template: LamaState = _new(type(fresh))
         template.game = game
         template.num_players = n
         template.options = options
@@ -105,12 +118,14 @@ class _Sampler:
         current = observation["current_player"]
         template.current_player = None if current is None else seat_number(current, n, "current_player")
         self.template = template
+        self.state_type = type(fresh)
+        self.kinds = kinds
         self.seat = seat
         self.hand = hand_from_cards(own)
         self.sizes = sizes
         self.unknown = unknown
-        self.counts = [left[card] for card in range(NUM_KINDS)]
-        self.limits = _limits(excluded, sizes, seat) if excluded else ()
+        self.counts = [left[card] for card in kinds]
+        self.limits = _limits(excluded, sizes, seat, kinds) if excluded else ()
 
     def sample(self, rng: random.Random) -> LamaState:
         """One determinisation: the unseen cards dealt at random, a fresh seed for later rounds."""
@@ -133,7 +148,7 @@ class _Sampler:
             hands.append(hand if dealt is None else hand + dealt[seat])
             start += size
         template = self.template
-        state = _new(LamaState)
+        state = _new(self.state_type)
         state.game = template.game
         state.num_players = template.num_players
         state.options = template.options
@@ -169,7 +184,7 @@ class _Sampler:
             for kind in kinds:
                 total += counts[kind]
             if not total:  # nothing unseen fits: the belief was wrong, any card will do
-                kinds = _ALL_KINDS
+                kinds = self.kinds
                 total = sum(counts)
             pick = int(rnd() * total)
             for kind in kinds:
@@ -179,15 +194,12 @@ class _Sampler:
             counts[kind] -= 1
             dealt[seat] += _BIT[kind]
             sizes[seat] -= 1
-        cards = [kind for kind in _ALL_KINDS for _ in range(counts[kind])]
+        cards = [kind for kind in self.kinds for _ in range(counts[kind])]
         return cards, dealt, sizes
 
 
-_ALL_KINDS = tuple(range(NUM_KINDS))
-
-
 def _limits(
-    excluded: Sequence[Sequence[int]], sizes: Sequence[int], seat: int
+    excluded: Sequence[Sequence[int]], sizes: Sequence[int], seat: int, all_kinds: tuple[int, ...]
 ) -> tuple[tuple[int, tuple[int, ...]], ...]:
     """(seat, kinds it may be) for every limited card of the other seats, the narrowest first."""
     if len(excluded) != len(sizes):
@@ -199,8 +211,8 @@ def _limits(
         if len(masks) > sizes[other]:
             raise StateError(f"seat {other} holds {sizes[other]} cards, not {len(masks)}")
         for mask in masks:
-            kinds = tuple(kind for kind in _ALL_KINDS if not (mask >> kind) & 1)
-            if len(kinds) < NUM_KINDS:
+            kinds = tuple(kind for kind in all_kinds if not (mask >> kind) & 1)
+            if len(kinds) < len(all_kinds):
                 limits.append((other, kinds))
     limits.sort(key=lambda limit: len(limit[1]))
     return tuple(limits)

@@ -4,6 +4,9 @@
 >>> result = score_round(2, [0, hand_from_cards([3, 3, 3, 2, 6])], (12, 5), ended_by=0)
 >>> result.penalties, result.returned, result.scores
 ((0, 17), 10, (2, 22))
+>>> party = score_round(2, [0, hand_from_cards([PINK, 6])], (25, 5), ended_by=0, party=True)
+>>> party.penalties, party.returned, party.scores  # the pink llama's group costs 20; a pink token goes back
+((0, 20), 20, (5, 25))
 """
 
 from __future__ import annotations
@@ -15,10 +18,13 @@ from typing import Any
 from laro.games.lama.cards import (
     LLAMA,
     LLAMA_POINTS,
-    card_from_text,
+    PINK,
+    PINK_POINTS,
     cards_of,
     count_of,
     hand_from_cards,
+    party_card_from_text,
+    party_penalty,
     penalty,
     texts,
 )
@@ -60,7 +66,7 @@ class RoundResult:
     def from_json(cls, data: dict[str, Any]) -> RoundResult:
         return cls(
             round=int(data["round"]),
-            hands=tuple(hand_from_cards(card_from_text(c) for c in hand) for hand in data["hands"]),
+            hands=tuple(hand_from_cards(party_card_from_text(c) for c in hand) for hand in data["hands"]),
             penalties=tuple(int(p) for p in data["penalties"]),
             emptied=None if data["emptied"] is None else int(data["emptied"]),
             ended_by=int(data["ended_by"]),
@@ -69,16 +75,22 @@ class RoundResult:
         )
 
 
-def score_round(round_number: int, hands: Sequence[int], totals: Sequence[int], ended_by: int) -> RoundResult:
-    """Score the round that ``ended_by`` ended: by playing their last card, or by quitting last."""
+def score_round(
+    round_number: int, hands: Sequence[int], totals: Sequence[int], ended_by: int, party: bool = False
+) -> RoundResult:
+    """Score the round that ``ended_by`` ended: by playing their last card, or by quitting last (``party``: by
+    the Party Edition's penalties and tokens)."""
     emptied = None if hands[ended_by] else ended_by
-    penalties = tuple(penalty(hand) for hand in hands)  # an empty hand scores 0
+    penalties = tuple(map(party_penalty if party else penalty, hands))  # an empty hand scores 0
     scores = [total + points for total, points in zip(totals, penalties, strict=True)]
     returned = 0
     if emptied is not None:
-        # the best token to return: a black (10) when the total allows, else a white (1)
+        # the best token to return (tokens may always be exchanged): a pink (20, Party Edition) or a black (10)
+        # when the total allows, else a white (1)
         total = scores[emptied]
         returned = 10 if total >= 10 else 1 if total >= 1 else 0
+        if party and total >= PINK_POINTS:
+            returned = PINK_POINTS
         scores[emptied] -= returned
     return RoundResult(round_number, tuple(hands), penalties, emptied, ended_by, returned, tuple(scores))
 
@@ -89,8 +101,10 @@ def pay_round(supply: Supply, tokens: Sequence[Tokens], result: RoundResult) -> 
     held = list(tokens)
     for seat, hand in enumerate(result.hands):
         if result.penalties[seat]:
-            llama = 1 if count_of(hand, LLAMA) else 0
-            supply, held[seat] = pay(supply, held[seat], result.penalties[seat] - LLAMA_POINTS * llama, llama)
+            pink = 1 if count_of(hand, PINK) else 0  # the llama group with the pink llama: a pink token
+            llama = 1 if count_of(hand, LLAMA) and not pink else 0
+            white = result.penalties[seat] - LLAMA_POINTS * llama - PINK_POINTS * pink
+            supply, held[seat] = pay(supply, held[seat], white, llama, pink)
     if result.emptied is not None and result.returned:
         supply, held[result.emptied] = give_back(supply, held[result.emptied], result.returned)
     for seat in range(len(held)):

@@ -16,15 +16,17 @@ from typing import TYPE_CHECKING, Any
 
 from laro.core.errors import IllegalActionError, MalformedActionError
 from laro.core.game import ActionLike, JSONDict
-from laro.games.lama.actions import ACTIONS, DRAW, PLAY, QUIT, LamaAction, parse_action
+from laro.games.lama.actions import ALL_ACTIONS, DRAW, PLAY, QUIT, LamaAction, parse_action
 from laro.games.lama.cards import (
-    CARD_TEXT,
+    ALL_CARD_TEXT,
     DECK,
     HAND_SIZE,
     NUM_KINDS,
+    NUM_PARTY_KINDS,
     cards_of,
     count_of,
     hand_size,
+    party_hand_size,
     playable_after,
     texts,
 )
@@ -63,22 +65,25 @@ _NO_ACTIONS: tuple[LamaAction, ...] = ()
 _SHIFT_SAME = tuple(4 * playable_after(top)[0] for top in range(NUM_KINDS))
 _SHIFT_NEXT = tuple(4 * playable_after(top)[1] for top in range(NUM_KINDS))
 _new = object.__new__
-_BIT = tuple(1 << (4 * card) for card in range(NUM_KINDS))
+_BIT = tuple(1 << (4 * card) for card in range(NUM_PARTY_KINDS))
 _SHUFFLE_STEPS = tuple((i, i + 1) for i in range(len(DECK) - 1, 0, -1))
 _WORD_BYTES = 4 * len(DECK)  # one word per shuffle step, and one for the seat
 _unpack_words = struct.Struct(f">{len(DECK)}I").unpack
 
 
-def deal_round(seed: int, round_number: int, num_players: int) -> tuple[list[int], tuple[int, ...], int]:
-    """Deal one round: the packed hands, the rest of the shuffled deck (discard first, then the draw pile), and
-    a seat drawn at random (the first round's starter).
+def deal_round(
+    seed: int, round_number: int, num_players: int, cards: tuple[int, ...] = DECK
+) -> tuple[list[int], tuple[int, ...], int]:
+    """Deal one round of the 56 ``cards`` (the classic deck, or the Party Edition's): the packed hands, the rest
+    of the shuffled deck (discard first, then the draw pile), and a seat drawn at random (the first round's
+    starter).
 
     The randomness is SHAKE-256 of the game's seed and the round number, read as 32-bit words: a Fisher-Yates
     shuffle takes each position ``j = word * size >> 32`` (bias below 2**-26), the last word picks the seat.
     It is the same on every machine and Python version, and cheap enough for millions of playouts.
     """
     words = _unpack_words(hashlib.shake_256(b"%d:%d" % (seed, round_number)).digest(_WORD_BYTES))
-    deck = list(DECK)
+    deck = list(cards)
     for (i, size), word in zip(_SHUFFLE_STEPS, words, strict=False):  # i from the last index down to 1
         j = (word * size) >> 32
         deck[i], deck[j] = deck[j], deck[i]
@@ -88,7 +93,11 @@ def deal_round(seed: int, round_number: int, num_players: int) -> tuple[list[int
 
 
 class LamaState:
-    """An immutable L.A.M.A. state. Build one with ``GAME.new_game`` or ``GAME.from_json``."""
+    """An immutable L.A.M.A. state (the classic edition; the Party Edition's is a subclass). Build one with
+    ``GAME.new_game`` or ``GAME.from_json``."""
+
+    party = False  # the edition: the Party Edition's state says True
+    cards: tuple[int, ...] = DECK  # the edition's 56 cards
 
     __slots__ = (
         "_legal",
@@ -224,7 +233,7 @@ class LamaState:
 
     def _end_round(self, ended_by: int) -> None:
         """Score the round, return a token for an emptied hand, then end the game or deal the next round."""
-        result = score_round(self.round, self.hands, self.scores, ended_by)
+        result = score_round(self.round, self.hands, self.scores, ended_by, self.party)
         self.scores = result.scores
         self.last_round = result
         if self.tokens is not None and self.supply is not None:
@@ -242,7 +251,7 @@ class LamaState:
 
     def _deal(self, round_number: int, starter: int | None) -> None:
         """Deal a round; the first round's starter (``None``) is drawn with the deal."""
-        self.hands, deck, drawn_seat = deal_round(self.seed, round_number, self.num_players)
+        self.hands, deck, drawn_seat = deal_round(self.seed, round_number, self.num_players, self.cards)
         if starter is None:
             starter = drawn_seat
         self.round = round_number
@@ -261,9 +270,9 @@ class LamaState:
         if isinstance(action, str):
             return parse_action(action)
         if isinstance(action, int) and not isinstance(action, bool):
-            if 0 <= action < len(ACTIONS):
-                return ACTIONS[action]
-            raise MalformedActionError(f"action index must be 0..{len(ACTIONS) - 1}; got {action}")
+            if 0 <= action < len(ALL_ACTIONS):
+                return ALL_ACTIONS[action]
+            raise MalformedActionError(f"action index must be 0..{len(ALL_ACTIONS) - 1}; got {action}")
         raise MalformedActionError(f"expected a L.A.M.A. action, its text or its index; got {action!r}")
 
     def _illegal(self, action: LamaAction) -> IllegalActionError:
@@ -274,9 +283,11 @@ class LamaState:
         why = ""
         if action is DRAW:
             why = "the draw pile is empty" if self.draw_pos >= len(self.deck) else "every other player has quit"
+        elif action.card is not None and action.card >= NUM_KINDS and not self.party:
+            why = "the classic game has no plus cards and no pink llama (they are the Party Edition's)"
         elif action.card is not None:
             if not count_of(self.hands[player], action.card):
-                why = f"you hold no {CARD_TEXT[action.card]}"
+                why = f"you hold no {ALL_CARD_TEXT[action.card]}"
             else:
                 why = f"{_a_card(action.card)} cannot go on {_a_card(self.discard[-1])}"
         return IllegalActionError(f"{action} is not allowed: {why}; allowed: {allowed}")
@@ -285,7 +296,7 @@ class LamaState:
 
     @property
     def top_card(self) -> str:
-        return CARD_TEXT[self.discard[-1]]
+        return ALL_CARD_TEXT[self.discard[-1]]
 
     @property
     def draw_pile_count(self) -> int:
@@ -296,7 +307,7 @@ class LamaState:
         return texts(cards_of(self.hands[seat]))
 
     def hand_sizes(self) -> list[int]:
-        return [hand_size(hand) for hand in self.hands]
+        return [(party_hand_size if self.party else hand_size)(hand) for hand in self.hands]
 
     def has_quit(self, seat: int) -> bool:
         return bool((self.quit_mask >> seat) & 1)
@@ -304,7 +315,7 @@ class LamaState:
     def tokens_of(self, seat: int) -> Tokens:
         """The tokens in front of ``seat`` (derived from the total with an unlimited supply)."""
         if self.tokens is None:
-            return unlimited_tokens(self.scores[seat])
+            return unlimited_tokens(self.scores[seat], self.party)
         return self.tokens[seat]
 
     def observation(self, seat: int) -> JSONDict:
@@ -326,8 +337,8 @@ class LamaState:
             "last_player": self.last_player,
             "quit": [self.has_quit(s) for s in range(self.num_players)],
             "scores": list(self.scores),
-            "tokens": [self.tokens_of(s).to_json() for s in range(self.num_players)],
-            "supply": None if self.supply is None else {"white": self.supply.white, "black": self.supply.black},
+            "tokens": [self.tokens_of(s).to_json(self.party) for s in range(self.num_players)],
+            "supply": None if self.supply is None else self.supply.to_json(self.party),
             "last_round": None if self.last_round is None else self.last_round.to_json(),
             "is_over": self.is_over,
             "winners": list(self.winners),
@@ -360,8 +371,8 @@ class LamaState:
             "winners": list(self.winners),
         }
         if self.supply is not None and self.tokens is not None:
-            data["tokens"] = [held.to_json() for held in self.tokens]
-            data["supply"] = {"white": self.supply.white, "black": self.supply.black}
+            data["tokens"] = [held.to_json(self.party) for held in self.tokens]
+            data["supply"] = self.supply.to_json(self.party)
         return data
 
     def __eq__(self, other: object) -> bool:
@@ -377,5 +388,6 @@ class LamaState:
 
 
 def _a_card(card: int) -> str:
-    """A card with its article, as read aloud: "a 3", "a llama"."""
-    return "a llama" if CARD_TEXT[card] == "L" else f"a {CARD_TEXT[card]}"
+    """A card with its article, as read aloud: "a 3", "a 3+", "a llama", "the pink llama"."""
+    text = ALL_CARD_TEXT[card]
+    return "a llama" if text == "L" else "the pink llama" if text == "P" else f"a {text}"

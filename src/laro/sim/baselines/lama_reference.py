@@ -2,12 +2,15 @@
 lists of card texts, rules as plain loops, and a deep copy for every new state.
 
 It is the benchmark's in-project baseline and the tests' second opinion: it deals with laro's own shuffle, so
-for the same seed and actions it must agree with ``laro.games.lama`` on every legal action and every score.
+for the same seed and actions it must agree with ``laro.games.lama`` on every legal action and every score, in
+both editions (``party=True``: plus cards, the pink llama and pink tokens, written from the rules page).
 
 >>> ref = ReferenceLama.new_game(3, seed=4)
 >>> sorted(ref.legal_actions()) == sorted(str(a) for a in __import__("laro").get_game("lama")
 ...     .new_game(3, seed=4).legal_actions())
 True
+>>> ReferenceLama.new_game(3, seed=16, party=True).legal_actions()
+['play 3', 'play P', 'draw', 'quit']
 """
 
 from __future__ import annotations
@@ -15,13 +18,23 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass, field
 
-from laro.games.lama.cards import CARD_TEXT, cards_of
+from laro.games.lama.cards import ALL_CARD_TEXT, DECK, PARTY_DECK, cards_of
 from laro.games.lama.state import deal_round
 
 __all__ = ["ReferenceLama"]
 
 _NEXT = {"1": "2", "2": "3", "3": "4", "4": "5", "5": "6", "6": "L", "L": "1"}
 _POINTS = {"1": 1, "2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "L": 10}
+_ORDER = ["1", "2", "3", "4", "5", "6", "L", "1+", "2+", "3+", "4+", "5+", "6+", "P"]  # the actions' order
+
+
+def _rank(card: str) -> str:
+    """What a card counts as: a plus card as its number, the pink llama as a llama."""
+    return "L" if card == "P" else card.rstrip("+")
+
+
+def _may_follow(card: str, top: str) -> bool:
+    return card == "P" or _rank(card) in (_rank(top), _NEXT[_rank(top)])
 
 
 @dataclass
@@ -29,6 +42,7 @@ class ReferenceLama:
     num_players: int
     seed: int
     end_score: int = 40
+    party: bool = False
     round: int = 0
     hands: list[list[str]] = field(default_factory=list)
     draw_pile: list[str] = field(default_factory=list)
@@ -39,19 +53,20 @@ class ReferenceLama:
     last_player: int | None = None
 
     @classmethod
-    def new_game(cls, num_players: int, seed: int, end_score: int = 40) -> ReferenceLama:
-        game = cls(num_players, seed, end_score, scores=[0] * num_players)
+    def new_game(cls, num_players: int, seed: int, end_score: int = 40, party: bool = False) -> ReferenceLama:
+        game = cls(num_players, seed, end_score, party, scores=[0] * num_players)
         game.deal(1, None)
         return game
 
     def deal(self, round_number: int, starter: int | None) -> None:
-        packed, rest, drawn_seat = deal_round(self.seed, round_number, self.num_players)
+        deck = PARTY_DECK if self.party else DECK
+        packed, rest, drawn_seat = deal_round(self.seed, round_number, self.num_players, deck)
         if starter is None:
             starter = drawn_seat
         self.round = round_number
-        self.hands = [[CARD_TEXT[c] for c in cards_of(hand)] for hand in packed]
-        self.discard_pile = [CARD_TEXT[rest[0]]]
-        self.draw_pile = [CARD_TEXT[c] for c in rest[1:]]
+        self.hands = [[ALL_CARD_TEXT[c] for c in cards_of(hand)] for hand in packed]
+        self.discard_pile = [ALL_CARD_TEXT[rest[0]]]
+        self.draw_pile = [ALL_CARD_TEXT[c] for c in rest[1:]]
         self.quit = [False] * self.num_players
         self.current_player = starter
         self.last_player = None
@@ -61,7 +76,8 @@ class ReferenceLama:
             return []
         top = self.discard_pile[-1]
         hand = self.hands[self.current_player]
-        actions = [f"play {card}" for card in sorted({top, _NEXT[top]}) if card in hand]
+        playable = {card for card in hand if _may_follow(card, top)}
+        actions = [f"play {card}" for card in sorted(playable, key=_ORDER.index)]
         others_in = any(not q for seat, q in enumerate(self.quit) if seat != self.current_player)
         if self.draw_pile and others_in:
             actions.append("draw")
@@ -89,6 +105,8 @@ class ReferenceLama:
             if not new.hands[player]:
                 new.end_round(player)
                 return new
+            if card.endswith("+"):  # a plus card: another turn at once
+                return new
         seat = (player + 1) % new.num_players
         while new.quit[seat]:
             seat = (seat + 1) % new.num_players
@@ -97,9 +115,14 @@ class ReferenceLama:
 
     def end_round(self, ended_by: int) -> None:
         for seat, hand in enumerate(self.hands):
-            self.scores[seat] += sum(_POINTS[card] for card in set(hand))
+            points = sum(_POINTS[rank] for rank in {_rank(card) for card in hand})
+            if "P" in hand:  # the llama group with the pink llama in it counts 20
+                points += 10
+            self.scores[seat] += points
         if not self.hands[ended_by]:
-            if self.scores[ended_by] >= 10:
+            if self.party and self.scores[ended_by] >= 20:
+                self.scores[ended_by] -= 20
+            elif self.scores[ended_by] >= 10:
                 self.scores[ended_by] -= 10
             elif self.scores[ended_by] >= 1:
                 self.scores[ended_by] -= 1
