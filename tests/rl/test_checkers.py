@@ -28,10 +28,19 @@ def test_pettingzoo_seed_test(module: object, players: int) -> None:
     seed_test(lambda: module.env(num_players=players), num_cycles=100)  # type: ignore[attr-defined]
 
 
+def test_pettingzoo_api_test_of_the_party_edition() -> None:
+    """The L.A.M.A. Party Edition: 16 actions (the classic nine and 9..15), its cards in the observation."""
+    env = lama_v0.env(num_players=4, options={"edition": "party"})
+    api_test(env, num_cycles=200)
+    env.reset(seed=3)
+    assert env.action_space("player_0").n == 16
+
+
 @pytest.mark.parametrize(
     ("env_id", "kwargs"),
     [
         ("laro/Lama-v0", {"num_players": 3, "opponents": "heuristic"}),
+        ("laro/Lama-v0", {"num_players": 3, "opponents": "heuristic", "options": {"edition": "party"}}),
         ("laro/Lama-v0", {"num_players": 2, "opponents": ["hard"], "seat": 1, "reward": "score"}),
         ("laro/Kamara-v0", {"num_players": 2, "opponents": "random"}),
     ],

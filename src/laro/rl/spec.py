@@ -19,6 +19,7 @@ import numpy.typing as npt
 from laro.core import GameState, get_game
 from laro.core.errors import OptionError
 from laro.games.kamara.state import KamaraState
+from laro.games.lama.cards import ALL_CARD_TEXT, CARD_TEXT
 from laro.rl.kamara_encoding import KamaraEncoding
 from laro.rl.lama_encoding import LamaEncoding
 from laro.rl.render import render_text
@@ -43,12 +44,12 @@ class Table:
         self.options = dict(options or {})
         probe = self.game.new_game(num_players, seed=0, options=self.options)  # checks players and options
         self.encoding: LamaEncoding | KamaraEncoding
-        if game_name == "lama":
-            self.encoding = LamaEncoding(num_players)
+        if game_name == "lama":  # the Party Edition's cards are more kinds (plus cards, the pink llama)
+            self.encoding = LamaEncoding(num_players, ALL_CARD_TEXT if getattr(probe, "party", False) else CARD_TEXT)
         else:
             self.encoding = KamaraEncoding(num_players, cast(KamaraState, probe).components)
         self.observation_size = self.encoding.size
-        self.num_actions = self.game.num_actions
+        self.num_actions: int = getattr(probe, "num_actions", self.game.num_actions)  # a L.A.M.A. edition's own
 
     def new_state(self, seed: int) -> GameState:
         return self.game.new_game(self.num_players, seed=seed, options=self.options)

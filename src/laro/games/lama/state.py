@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from laro.core.errors import IllegalActionError, MalformedActionError
 from laro.core.game import ActionLike, JSONDict
-from laro.games.lama.actions import ALL_ACTIONS, DRAW, PLAY, QUIT, LamaAction, parse_action
+from laro.games.lama.actions import ACTIONS, ALL_ACTIONS, DRAW, PLAY, QUIT, LamaAction, parse_action
 from laro.games.lama.cards import (
     ALL_CARD_TEXT,
     DECK,
@@ -146,6 +146,11 @@ class LamaState:
     @property
     def is_over(self) -> bool:
         return self.current_player is None
+
+    @property
+    def num_actions(self) -> int:
+        """The edition's action space: every legal action's index is below it (9 classic, 16 Party Edition)."""
+        return len(ALL_ACTIONS) if self.party else len(ACTIONS)
 
     def legal_actions(self) -> tuple[LamaAction, ...]:
         return self._legal
