@@ -6,8 +6,8 @@ import is checked against its layer's rule.
 - bots import only laro.core, laro.games and laro.bots, stdlib only;
 - adapters (cli, server, sim, rl, web) may import core, games, bots and third-party packages, but not each other,
   except from cli: the command line is the face of the other adapters (`laro bench` and `laro tournament` run
-  sim's code, `laro serve` starts the server, `laro bench server` measures it), so cli -> sim and cli -> server
-  are allowed on purpose;
+  sim's code, `laro serve` starts the server, `laro bench server` measures it, `laro bench rl` measures the
+  batched engine), so cli -> sim, cli -> server and cli -> rl are allowed on purpose;
 - rl (the environments, the OpenSpiel bridge and the batched engine) imports only core, games and bots, plus its
   own extra's packages (numpy, gymnasium, pettingzoo, open_spiel): never cli, server or sim;
 - the package root (laro/__init__.py) is the public facade over core: stdlib and laro.core only; adapters may
@@ -26,7 +26,7 @@ import laro
 
 SRC = Path(laro.__file__).resolve().parent
 ADAPTERS = ("cli", "server", "sim", "rl", "web")
-ALLOWED_BETWEEN_ADAPTERS = {("cli", "sim"), ("cli", "server")}
+ALLOWED_BETWEEN_ADAPTERS = {("cli", "sim"), ("cli", "server"), ("cli", "rl")}
 STDLIB = set(sys.stdlib_module_names) | {"__future__"}
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import asdict
 
 import click
 from rich.console import Console
@@ -80,6 +81,7 @@ def render(report: BenchReport, console: Console) -> None:
 @click.option(
     "--db", "database", default=None, metavar="URL", help="server: a store URL (default: SQLite in a temp dir)."
 )
+@click.option("--batch", type=click.IntRange(1, 1 << 20), default=4096, show_default=True, help="rl: games at once.")
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON instead of a table.")
 def bench(
     game: str | None,
@@ -89,6 +91,7 @@ def bench(
     think: float,
     game_played: str,
     database: str | None,
+    batch: int,
     as_json: bool,
 ) -> None:
     """Benchmark GAME's engine (every game if omitted): random-playout games and moves per second, apply and
@@ -99,7 +102,13 @@ def bench(
     `laro bench server` starts a server on loopback and plays --tables tables at once with bot-driven WebSocket
     clients, then prints actions per second, latency percentiles (action sent to its state received), errors and
     lost actions.
+
+    `laro bench rl` steps --batch L.A.M.A. games at once with the batched engine and compares it with the scalar
+    engine stepped through PettingZoo and with PettingZoo's own leduc_holdem_v4 (the rl extra).
     """
+    if game == "rl":
+        _bench_rl(seconds or 3.0, batch, players, as_json)
+        return
     if game == "server":
         _bench_server(seconds or 30.0, players, tables, think, game_played, database, as_json)
         return
@@ -107,7 +116,7 @@ def bench(
     for name in games:
         if name not in list_games():
             raise click.BadParameter(
-                f"unknown game {name!r}; games: {', '.join(list_games())}, or server", param_hint="GAME"
+                f"unknown game {name!r}; games: {', '.join(list_games())}, server or rl", param_hint="GAME"
             )
     console = Console()
     for name in games:
@@ -158,3 +167,35 @@ def _bench_server(
     for sample in data["error_samples"]:
         console.print(f"[red]error:[/] {escape(str(sample))}")
     console.print("[dim]measured now, on this machine: the server and the clients share its cores[/]")
+
+
+def _bench_rl(seconds: float, batch: int, players: int, as_json: bool) -> None:
+    try:
+        from laro.rl.bench import bench_rl
+    except ImportError as error:
+        raise click.ClickException(f"the rl benchmark needs its extra: pip install 'laro[rl]' ({error})") from None
+    console = Console()
+    say = None if as_json else (lambda text: console.print(f"[bold]measuring[/] {text} …"))
+    figures = bench_rl(seconds, batch, players, progress=say)
+    if as_json:
+        click.echo(json.dumps([{**asdict(f), "met": f.met} for f in figures], indent=1))
+        return
+    table = Table(title=f"L.A.M.A. for learning agents: {seconds:g} s per figure, one core")
+    table.add_column("measure")
+    table.add_column("value", justify="right")
+    table.add_column("target", justify="right")
+    for figure in figures:
+        mark = "[green]met[/]" if figure.met else "[red]missed[/]"
+        value = f"{figure.value:,.2f}×" if figure.ratio is not None else f"{figure.value:,.0f}"
+        target = ""
+        if figure.target is not None:
+            target = f"≥ {figure.target:,.0f} {mark}"
+        elif figure.target_ratio is not None:
+            target = f"≥ {figure.target_ratio:g}× {mark}"
+        table.add_row(figure.name, value, target)
+    console.print(table)
+    for figure in figures:
+        console.print(f"[dim]{figure.name}: {figure.detail}[/]")
+    console.print(
+        "[dim]every figure above was measured now, on this machine, one after the other, per second of CPU time[/]"
+    )

@@ -1,0 +1,49 @@
+"""``laro bench rl`` as a user runs it: the three engines measured in one run, with the ratios."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from laro.rl import lama_v0
+from laro.rl.bench import bench_rl, pettingzoo_turns_per_second
+
+
+def _laro(*args: str) -> str:
+    result = subprocess.run(
+        [sys.executable, "-m", "laro", *args], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert result.returncode == 0, result.stderr
+    return result.stdout
+
+
+def test_laro_bench_rl_prints_every_figure_and_the_ratios() -> None:
+    out = _laro("bench", "rl", "--seconds", "0.3", "--batch", "256", "--players", "3")
+    for name in (
+        "batched engine steps/s",
+        "scalar engine via PettingZoo steps/s",
+        "batched ÷ scalar via PettingZoo",
+        "PettingZoo leduc_holdem_v4 steps/s",
+        "B = 256, 3 players",
+    ):
+        assert name in " ".join(out.split()), out
+    assert "≥ 10×" in out and "measured now" in out
+
+
+def test_the_json_figures_agree_with_each_other() -> None:
+    figures = {f["name"]: f for f in json.loads(_laro("bench", "rl", "--seconds", "0.2", "--batch", "4096", "--json"))}
+    batched = figures["batched engine steps/s"]
+    scalar = figures["scalar engine via PettingZoo steps/s"]
+    ratio = figures["batched ÷ scalar via PettingZoo"]
+    assert batched["target"] == 3_000_000 and batched["value"] > 0 and scalar["value"] > 0
+    assert ratio["ratio"] == pytest.approx(batched["value"] / scalar["value"])
+    assert ratio["met"] == (ratio["ratio"] >= 10)
+
+
+def test_the_pettingzoo_loop_counts_turns_of_whole_games() -> None:
+    env = lama_v0.env(num_players=2)
+    assert pettingzoo_turns_per_second(env, 0.1) > 100
+    assert len(bench_rl(seconds=0.05, batch=8, players=2)) == 5
