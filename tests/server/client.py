@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import contextlib
 import json
 import os
 import random
@@ -94,8 +95,11 @@ class Api:
         players: int,
         options: dict[str, Any] | None = None,
         bots: dict[int, str] | None = None,
+        seed: int | None = None,
     ) -> Created:
         body: dict[str, Any] = {"game": game, "players": players}
+        if seed is not None:  # a server started with --allow-seeds (as the tests' servers are) takes it
+            body["seed"] = seed
         if options is not None:
             body["options"] = options
         if bots is not None:
@@ -109,9 +113,10 @@ class Api:
         players: int,
         options: dict[str, Any] | None = None,
         bots: dict[int, str] | None = None,
+        seed: int | None = None,
     ) -> Created:
         """A table whose human seats have all been taken (by "Player 0", "Player 1", …): it is running."""
-        created = self.create(game, players, options, bots)
+        created = self.create(game, players, options, bots, seed)
         for seat, token in created.tokens.items():
             self.join(created.id, seat, token)
         return created
@@ -187,7 +192,8 @@ class Client:
         url = f"{ws_base}/ws/tables/{table_id}"
         opening = connect(url, proxy=None, open_timeout=TIMEOUT, close_timeout=2, max_size=2**22)
         ws = await asyncio.wait_for(opening, TIMEOUT)
-        await ws.send(json.dumps({"type": "hello"} if token is None else {"type": "hello", "token": token}))
+        with contextlib.suppress(ConnectionClosed):  # a server that refuses at once (no table) has closed already
+            await ws.send(json.dumps({"type": "hello"} if token is None else {"type": "hello", "token": token}))
         return cls(ws, name)
 
     @property
@@ -288,16 +294,21 @@ class Client:
 
 
 async def play_table(
-    ws_base: str, created: Created, rng: random.Random, spectators: int = 1
+    ws_base: str,
+    created: Created,
+    rng: random.Random,
+    spectators: int = 1,
+    choose: Callable[[list[str], random.Random], str] | None = None,
 ) -> tuple[list[Client], list[Client]]:
-    """Connect every human seat of a seated table (and ``spectators`` watchers) and play it to the end."""
+    """Connect every human seat of a seated table (and ``spectators`` watchers) and play it to the end (random
+    legal actions, or as ``choose`` says)."""
     players = [
         await Client.connect(ws_base, created.id, token, name=f"seat {seat}") for seat, token in created.tokens.items()
     ]
     watchers = [await Client.connect(ws_base, created.id, name="spectator") for _ in range(spectators)]
     seeds = [rng.random() for _ in players]
     await asyncio.gather(
-        *(player.play(random.Random(seed)) for player, seed in zip(players, seeds, strict=True)),
+        *(player.play(random.Random(seed), choose) for player, seed in zip(players, seeds, strict=True)),
         *(watcher.watch() for watcher in watchers),
     )
     for client in (*players, *watchers):

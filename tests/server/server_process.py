@@ -47,6 +47,7 @@ RELAXED = (
     "--seat-requests-per-second=1000000",
     "--tables-per-address=100000",
     "--bot-tables=1000",
+    "--websockets-per-address=100000",
     "--allow-seeds",
 )
 START_TIMEOUT = 30.0  # seconds for a server to answer after it was started (a busy CI machine is slow to import)

@@ -29,6 +29,8 @@ from laro.server.tables import hash_token
 YELLOW_CARD = re.compile(r"\bY\d\d\b")  # a Kamara yellow card's id (what hands and decks hold)
 LAMA_CARDS = re.compile(r"""\[\s*(['"][1-6L]['"],\s*)+['"][1-6L]['"]\s*\]""")  # a list of cards: a hand, a pile
 
+# the tables' seeds are SEED, SEED + 1, …: the same games every run, Kamara's order and keep among them
+SEED = 7_346_190_528_717
 # (game, players, bots, options): several people at most tables, bots at most, one table of people only
 TABLES: list[tuple[str, int, dict[int, str], dict[str, Any]]] = [
     ("lama", 2, {}, {}),
@@ -53,19 +55,48 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Any:
         api = Api(server.base)
         valid = {name: {option["name"] for option in game["options"]} for name, game in _games(api).items()}
         tables: list[Created] = []
-        for game, players, bots, options in TABLES:
+        for number, (game, players, bots, options) in enumerate(TABLES):
             assert set(options) <= valid[game], options
-            tables.append(api.seated(game, players, options, bots))
+            tables.append(api.seated(game, players, options, bots, seed=SEED + number))
         rng = random.Random(2024)
 
         async def main() -> list[tuple[list[Client], list[Client]]]:
-            plays = [play_table(server.ws_base, table, random.Random(rng.random())) for table in tables]
+            plays = [
+                play_table(server.ws_base, table, random.Random(rng.random()), choose=_oddly_spelt(name))
+                for table, (name, *_) in zip(tables, TABLES, strict=True)
+            ]
             return await asyncio.gather(*plays)
 
         games = asyncio.run(main())
         yield server, tables, games
     finally:
         server.stop()
+
+
+def odd_spellings(text: str) -> list[str]:
+    """Spellings of an action's text other than the canonical one: other case, blanks doubled and around."""
+    return [text.upper(), "  " + text.replace(" ", "   ") + " ", text.title()]
+
+
+def _oddly_spelt(game_name: str) -> Any:
+    """A player's choice: a random legal action (Kamara's green cards played more often than not, so that their
+    hidden choices come up), sent in an odd spelling that the game still reads as the same action."""
+    game = laro.get_game(game_name)
+
+    def choose(legal: list[str], rng: random.Random) -> str:
+        cards = [text for text in legal if text.startswith("play ")] if game_name == "kamara" else []
+        text = rng.choice(cards if cards and rng.random() < 0.7 else legal)  # Kamara: green cards played often
+        accepted = [odd for odd in odd_spellings(text) if odd != text and _reads_as(game, odd, text)]
+        return rng.choice(accepted) if accepted else text
+
+    return choose
+
+
+def _reads_as(game: Any, odd: str, text: str) -> bool:
+    try:
+        return str(game.parse_action(odd)) == text
+    except ValueError:
+        return False
 
 
 def _games(api: Api) -> dict[str, Any]:
@@ -171,7 +202,7 @@ def test_the_server_log_holds_no_secret(played: Any) -> None:
         game = laro.get_game(stored.game)
         for event in stored.events:  # actions whose full text names hidden cards (Kamara's order and keep)
             if event["type"] == "act" and game.public_text(event["action"]) != event["action"]:
-                forbidden.append(event["action"])
+                forbidden += [event["action"], *odd_spellings(event["action"])]
     for secret in forbidden:
         assert secret not in text, "the server's log holds a secret"
     assert not YELLOW_CARD.search(text), "the server's log names a Kamara card"
@@ -217,3 +248,29 @@ def test_the_scan_catches_a_planted_secret(played: Any) -> None:
             _check_message(stored, client, text, message)  # the message as it came is fine
             planted += 1
     assert planted >= 10
+
+
+def test_actions_are_kept_and_told_in_their_canonical_text(played: Any) -> None:
+    """Players sent their actions in odd spellings (``KEEP Y12``, ``  order   y20 …``): the store holds each in its
+    canonical text, and no other seat or spectator ever receives a hidden card's name in any spelling. The
+    tables' fixed seeds make Kamara's ``order`` and ``keep`` happen in every run."""
+    server, tables, games = played
+    hidden_kinds: set[str] = set()
+    for created, (players, watchers) in zip(tables, games, strict=True):
+        stored = server.stored(created.id)
+        game = laro.get_game(stored.game)
+        for event in stored.events:
+            if event["type"] != "act":
+                continue
+            assert str(game.parse_action(event["action"])) == event["action"]  # canonical
+            public = game.public_text(event["action"])
+            if public == event["action"]:
+                continue
+            hidden_kinds.add(public)
+            spellings = [event["action"], *odd_spellings(event["action"])]
+            for client in (*players, *watchers):
+                if client.name == f"seat {event['seat']}":
+                    continue
+                for text in client.texts:
+                    assert not any(spelt.lower() in text.lower() for spelt in spellings), f"{client.name} was told"
+    assert hidden_kinds >= {"order", "keep"}, hidden_kinds

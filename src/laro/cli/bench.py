@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import json
-from dataclasses import asdict
+from dataclasses import asdict, dataclass
+from typing import Any
 
 import click
 from rich.console import Console
@@ -82,6 +83,27 @@ def render(report: BenchReport, console: Console) -> None:
     "--db", "database", default=None, metavar="URL", help="server: a store URL (default: SQLite in a temp dir)."
 )
 @click.option("--batch", type=click.IntRange(1, 1 << 20), default=4096, show_default=True, help="rl: games at once.")
+@click.option(
+    "--bots",
+    type=click.IntRange(0, 7),
+    default=0,
+    show_default=True,
+    help="server: seats of each table played by the server's heuristic bots (the others by clients).",
+)
+@click.option(
+    "--heavy",
+    type=click.IntRange(0, 200),
+    default=0,
+    show_default=True,
+    help="server: measure again while this many tables of 8 hard Kamara bots think, against a first run without.",
+)
+@click.option(
+    "--bot-delay",
+    type=click.FloatRange(0, 30),
+    default=0.6,
+    show_default=True,
+    help="server: the server's --bot-delay (seconds a bot waits before each action).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON instead of a table.")
 def bench(
     game: str | None,
@@ -92,6 +114,9 @@ def bench(
     game_played: str,
     database: str | None,
     batch: int,
+    bots: int,
+    heavy: int,
+    bot_delay: float,
     as_json: bool,
 ) -> None:
     """Benchmark GAME's engine (every game if omitted): random-playout games and moves per second, apply and
@@ -101,7 +126,8 @@ def bench(
 
     `laro bench server` starts a server on loopback and plays --tables tables at once with bot-driven WebSocket
     clients, then prints actions per second, latency percentiles (action sent to its state received), errors and
-    lost actions.
+    lost actions; --bots seats of each table are the server's bots, and --heavy adds a second run while tables of
+    hard bots think, with the ratio of the latencies against the first.
 
     `laro bench rl` steps --batch L.A.M.A. games at once with the batched engine and compares it with the scalar
     engine stepped through PettingZoo and with PettingZoo's own leduc_holdem_v4 (the rl extra).
@@ -110,7 +136,8 @@ def bench(
         _bench_rl(seconds or 3.0, batch, players, as_json)
         return
     if game == "server":
-        _bench_server(seconds or 30.0, players, tables, think, game_played, database, as_json)
+        load = _ServerLoad(players, tables, think, game_played, database, bots, heavy, bot_delay)
+        _bench_server(seconds or 30.0, load, as_json)
         return
     games = [game] if game else list_games()
     for name in games:
@@ -131,31 +158,63 @@ def bench(
             render(report, console)
 
 
-def _bench_server(
-    seconds: float, players: int, tables: int, think: float, game: str, database: str | None, as_json: bool
-) -> None:
+@dataclass(frozen=True, slots=True)
+class _ServerLoad:
+    players: int
+    tables: int
+    think: float
+    game: str
+    database: str | None
+    bots: int
+    heavy: int
+    bot_delay: float
+
+
+def _bench_server(seconds: float, load: _ServerLoad, as_json: bool) -> None:
     try:
         from laro.server.bench import run_server_bench
     except ImportError as error:
         raise click.ClickException(f"the server needs its extra: pip install 'laro[server]' ({error})") from None
+    if load.bots >= load.players:
+        raise click.BadParameter(f"leave a seat for a client: at most {load.players - 1}", param_hint="--bots")
     console = Console()
+    store = "PostgreSQL" if load.database and load.database.startswith("postgres") else "SQLite"
     if not as_json:
-        store = "PostgreSQL" if database and database.startswith("postgres") else "SQLite"
         console.print(
-            f"[bold]measuring the server[/] ({store}): {tables} tables of {players}-player {game}, {seconds:g} s …"
+            f"[bold]measuring the server[/] ({store}): {load.tables} tables of {load.players}-player {load.game}"
+            f" ({load.bots} bot seats each), {seconds:g} s"
+            + (f", then again with {load.heavy} tables of hard bots" if load.heavy else "")
+            + " …"
         )
-    report = run_server_bench(tables, players, game, seconds, think, database)
-    data = report.to_json()
+    reports = run_server_bench(
+        load.tables, load.players, load.game, seconds, load.think, load.database, load.bots, load.heavy, load.bot_delay
+    )
+    data = [report.to_json() for report in reports]
+    if len(data) == 2:
+        base, heavy = data[0]["latency_ms"], data[1]["latency_ms"]
+        data[1]["p99_ratio_to_baseline"] = round(heavy["p99"] / base["p99"], 2) if base["p99"] else None
     if as_json:
-        click.echo(json.dumps(data, indent=1))
+        click.echo(json.dumps(data if len(data) > 1 else data[0], indent=1))
         return
+    for figures in data:
+        _render_server(console, figures)
+    if len(data) == 2:
+        console.print(f"p99 with the hard bots thinking: {data[1]['p99_ratio_to_baseline']}× the p99 without them")
+    console.print("[dim]measured now, on this machine: the server and the clients share its cores[/]")
+
+
+def _render_server(console: Console, data: dict[str, Any]) -> None:
     latency = data["latency_ms"]
-    table = Table(title=f"server: {tables} tables × {players} WebSocket clients on loopback, think {think:g} s")
+    title = f"server: {data['tables']} tables × {data['players']} seats ({data['bots']} bots)"
+    title += f", think {data['think_seconds']:g} s"
+    if data["heavy_bot_tables"]:
+        title += f", {data['heavy_bot_tables']} tables of hard bots thinking"
+    table = Table(title=title)
     table.add_column("measure")
     table.add_column("value", justify="right")
     table.add_column("target", justify="right")
     met = latency["p99"] < 100
-    table.add_row("actions/s", f"{data['actions_per_second']:,.0f}", "")
+    table.add_row("actions/s (clients)", f"{data['actions_per_second']:,.0f}", "")
     table.add_row("actions measured", f"{data['actions']:,}", "")
     table.add_row("games finished", f"{data['games_finished']:,}", "")
     for name in ("p50", "p95", "p99", "max"):

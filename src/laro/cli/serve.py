@@ -48,6 +48,20 @@ __all__ = ["serve"]
     help="Open TCP connections one address may have (players behind one router share one).",
 )
 @click.option(
+    "--websockets-per-address",
+    default=32,
+    show_default=True,
+    type=click.IntRange(1, 100_000),
+    help="WebSocket connections (players and spectators) one address may have.",
+)
+@click.option(
+    "--header-timeout",
+    default=10.0,
+    show_default=True,
+    type=click.FloatRange(0.1, 600),
+    help="Seconds a connection has to send a request's headers (slow or half-sent ones are dropped).",
+)
+@click.option(
     "--tables-per-address",
     default=10,
     show_default=True,
@@ -94,6 +108,8 @@ def serve(
     bot_delay: float,
     bot_workers: int | None,
     connections_per_address: int,
+    websockets_per_address: int,
+    header_timeout: float,
     tables_per_address: int,
     tables_per_minute: float,
     seat_requests_per_second: float,
@@ -124,6 +140,7 @@ def serve(
     _check_store(database)
     limits = ServerLimits(
         open_tables_per_address=tables_per_address,
+        sockets_per_address=websockets_per_address,
         creates_per_minute=tables_per_minute,
         seat_calls_per_second=seat_requests_per_second,
         bot_tables=bot_tables,
@@ -131,7 +148,7 @@ def serve(
         open_table_ttl=open_table_hours * 3600,
     )
     app = create_app(database, bot_delay=bot_delay, server_limits=limits, bot_workers=bot_workers, seeds=allow_seeds)
-    protocols.configure(per_address=connections_per_address, total=_connection_room())
+    protocols.configure(per_address=connections_per_address, total=_connection_room(), header_timeout=header_timeout)
     click.echo(f"laro server on http://{host}:{port}/ (store: {_shown(database)})")
     # small JSON messages: compressing them costs more time than it saves on the wire
     uvicorn.run(

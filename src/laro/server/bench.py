@@ -1,9 +1,15 @@
 """``laro bench server``: a real server on loopback, many tables of bot-driven WebSocket clients, measured.
 
-Every seat of every table is a client that, on its turn, waits ``think`` seconds (a quick player's pause) and
-sends a random legal action; the latency of an action is the time from sending it to receiving the state that
-includes it. When a game ends a new table takes its place, so ``tables`` games are always running. At the end
-each table's ``seq`` on the server is compared with what its clients saw acknowledged: nothing may be lost.
+Every human seat of every table is a client that, on its turn, waits ``think`` seconds (a quick player's pause)
+and sends a random legal action; the latency of an action is the time from sending it to receiving the state that
+includes it. ``bots`` seats of each table (the last ones) are the server's ``heuristic`` bots, playing at the
+server's pace (``bot_delay``). When a game ends a new table takes its place, so ``tables`` games are always
+running. At the end each table's ``seq`` on the server is compared with what its clients saw acknowledged:
+nothing may be lost.
+
+With ``heavy`` > 0 the run has two phases on one server: first the tables alone (the baseline), then the same
+load again while ``heavy`` more tables of 8 ``hard`` Kamara bots think all the time, so the report shows what
+heavy bots do to people's latency, measured in the same run.
 """
 
 from __future__ import annotations
@@ -32,6 +38,8 @@ class ServerBenchReport:
     players: int
     game: str
     think: float
+    bots: int = 0
+    heavy: int = 0
     seconds: float = 0.0
     actions: int = 0
     games_finished: int = 0
@@ -54,6 +62,8 @@ class ServerBenchReport:
         return {
             "tables": self.tables,
             "players": self.players,
+            "bots": self.bots,
+            "heavy_bot_tables": self.heavy,
             "game": self.game,
             "think_seconds": self.think,
             "seconds": round(self.seconds, 2),
@@ -96,7 +106,8 @@ def _get(base: str, path: str) -> dict[str, Any]:
 
 
 class _Run:
-    def __init__(self, base: str, report: ServerBenchReport, deadline: float) -> None:
+    def __init__(self, base: str, report: ServerBenchReport, deadline: float, offset: int = 0) -> None:
+        self.offset = offset  # the tables' numbers start here (their clients' random generators follow from them)
         self.base = base
         self.ws_base = base.replace("http://", "ws://")
         self.report = report
@@ -105,11 +116,15 @@ class _Run:
 
     async def table_loop(self, number: int) -> None:
         """Keep one table playing until the deadline, starting a new game when one ends."""
-        rng = random.Random(number)
+        rng = random.Random(self.offset + number)
+        players, bots = self.report.players, self.report.bots
+        body = {
+            "game": self.report.game,
+            "players": players,
+            "bots": {str(players - 1 - i): "heuristic" for i in range(bots)},
+        }
         while time.monotonic() < self.deadline:
-            created = await asyncio.to_thread(
-                _post, self.base, "/api/tables", {"game": self.report.game, "players": self.report.players}
-            )
+            created = await asyncio.to_thread(_post, self.base, "/api/tables", body)
             table_id = created["id"]
             for seat in created["seats"]:
                 await asyncio.to_thread(
@@ -171,14 +186,20 @@ def run_server_bench(
     seconds: float = 30.0,
     think: float = 0.5,
     database: str | None = None,
-) -> ServerBenchReport:
+    bots: int = 0,
+    heavy: int = 0,
+    bot_delay: float = 0.6,
+) -> list[ServerBenchReport]:
     """Start a server (SQLite in a temporary directory, or the store at ``database``), run the tables for
-    ``seconds``, and measure."""
-    report = ServerBenchReport(tables, players, game, think)
+    ``seconds``, and measure: one report, or two with ``heavy`` (without, then with the heavy bot tables)."""
+    if not 0 <= bots < players:
+        raise ValueError(f"bots must leave a human seat: 0 to {players - 1}, not {bots}")
     port = _free_port()
     base = f"http://127.0.0.1:{port}"
+    reports = []
     with tempfile.TemporaryDirectory(prefix="laro-bench-") as data_dir:
         command = [sys.executable, "-m", "laro", "serve", "--port", str(port), "--data-dir", data_dir, "--quiet"]
+        command += ["--bot-delay", str(bot_delay), "--bot-tables", str(max(4, 4 * heavy)), *_ONE_ADDRESS]
         if database:
             command += ["--db", database]
         log_path = Path(data_dir) / "server.log"
@@ -186,13 +207,18 @@ def run_server_bench(
             server = subprocess.Popen(command, stdout=server_log, stderr=subprocess.STDOUT, env=dict(os.environ))
         try:
             _wait_for(base, server, log_path)
-            start = time.monotonic()
-            run = _Run(base, report, start + seconds)
-            asyncio.run(_main(run, tables))
-            report.seconds = time.monotonic() - start
-            for table_id, seen in run.acknowledged.items():
-                if _get(base, f"/api/tables/{table_id}")["seq"] < seen:
-                    report.lost += 1
+            for phase in range(2 if heavy else 1):
+                if phase:
+                    _start_heavy(base, heavy)
+                report = ServerBenchReport(tables, players, game, think, bots, heavy if phase else 0)
+                start = time.monotonic()
+                run = _Run(base, report, start + seconds, offset=phase * tables)
+                asyncio.run(_main(run, tables))
+                report.seconds = time.monotonic() - start
+                for table_id, seen in run.acknowledged.items():
+                    if _get(base, f"/api/tables/{table_id}")["seq"] < seen:
+                        report.lost += 1
+                reports.append(report)
         finally:
             server.terminate()
             try:
@@ -200,8 +226,27 @@ def run_server_bench(
             except subprocess.TimeoutExpired:
                 server.kill()
                 server.wait()
-            report.server_log_tail = log_path.read_text(errors="replace")[-2000:]
-    return report
+            for report in reports:
+                report.server_log_tail = log_path.read_text(errors="replace")[-2000:]
+    return reports
+
+
+# the bench's clients all come from one address: lift the limits one stranger has (the others stay)
+_ONE_ADDRESS = (
+    "--tables-per-minute=1000000",
+    "--seat-requests-per-second=1000000",
+    "--tables-per-address=100000",
+    "--connections-per-address=100000",
+    "--websockets-per-address=100000",
+)
+
+
+def _start_heavy(base: str, heavy: int) -> None:
+    """``heavy`` tables of 8 hard Kamara bots (long games: they think for as long as the phase lasts)."""
+    body = {"game": "kamara", "players": 8, "options": {"max_rounds": 1000}, "bots": {str(s): "hard" for s in range(8)}}
+    for _ in range(heavy):
+        _post(base, "/api/tables", body)
+    time.sleep(2.0)  # let them start thinking
 
 
 async def _main(run: _Run, tables: int) -> None:

@@ -37,6 +37,7 @@ export default {
   "status.open": "Waiting for players",
   "status.running": "Playing",
   "status.over": "Finished",
+  "status.expired": "Expired: not every seat was taken in time",
 
   // the lobby
   "lobby.title": "Lobby",
@@ -149,6 +150,10 @@ export default {
   "error.no_table": "There is no such table. It may have been mistyped.",
   "error.bad_request": "The server could not do that.",
   "error.unavailable": "The server could not save that. Please try again.",
+  "error.too_many": "You have too many of those already; finish or leave one first.",
+  "error.busy": "The server is full right now. Please try again in a while.",
+  "error.damaged": "This table is damaged and cannot be played. The server's operator has been told.",
+  "error.expired": "This table expired: not every seat was taken in time.",
   "error.not_found": "Not found.",
   "error.network": "The server cannot be reached.",
   "error.offline": "You are offline; wait until the connection is back.",

@@ -37,6 +37,7 @@ export default {
   "status.open": "참가자 기다리는 중",
   "status.running": "게임 중",
   "status.over": "끝남",
+  "status.expired": "만료됨: 제때 모든 자리가 차지 않았습니다",
 
   // the lobby
   "lobby.title": "로비",
@@ -148,6 +149,10 @@ export default {
   "error.no_table": "그런 테이블이 없습니다. 주소를 잘못 입력했을 수 있습니다.",
   "error.bad_request": "서버가 그 요청을 처리할 수 없습니다.",
   "error.unavailable": "서버가 저장하지 못했습니다. 다시 시도해 주세요.",
+  "error.too_many": "이미 너무 많습니다. 하나를 끝내거나 나간 뒤 다시 해 주세요.",
+  "error.busy": "지금은 서버가 가득 찼습니다. 잠시 뒤에 다시 해 주세요.",
+  "error.damaged": "이 테이블은 손상되어 플레이할 수 없습니다. 서버 운영자에게 알렸습니다.",
+  "error.expired": "이 테이블은 만료되었습니다: 제때 모든 자리가 차지 않았습니다.",
   "error.not_found": "찾을 수 없습니다.",
   "error.network": "서버에 연결할 수 없습니다.",
   "error.offline": "연결이 끊겨 있습니다. 다시 연결될 때까지 기다려 주세요.",
