@@ -437,3 +437,42 @@ def test_names_lose_control_and_bidirectional_characters(server: ServerProcess) 
     with pytest.raises(HttpError) as refused:
         api.join(created.id, 1, created.tokens[1], "\u202e\u200b\x00")
     assert refused.value.code == "bad_request"
+
+
+# -- 5. a damaged row --------------------------------------------------------------------------------------
+
+
+def test_a_damaged_table_is_named_and_the_others_play_on(server_factory: Callable[..., ServerProcess]) -> None:
+    """An event row of invalid JSON and a table whose options are not JSON: the server still starts, names
+    each damaged table in one line of its log (no traceback), answers them with ``damaged`` (HTTP 503, the
+    WebSocket closed with 4410), and every other table is back and plays on."""
+    import sqlite3
+
+    server = server_factory()
+    api = Api(server.base)
+    broken, bad_options, sound = (api.seated("lama", 2) for _ in range(3))
+    server.stop()
+    with sqlite3.connect(server.db_path) as db:
+        db.execute("UPDATE laro_events SET event = '{not json' WHERE table_id = ? AND seq = 1", (broken.id,))
+        db.execute("UPDATE laro_tables SET options = '[[[' WHERE id = ?", (bad_options.id,))
+    server.start()
+    log = server.log_text()
+    assert "Traceback" not in log
+    for damaged in (broken, bad_options):
+        assert sum(damaged.id in line and "damaged" in line for line in log.splitlines()) == 1, log[-2000:]
+        status, answer = request(server.base, "GET", f"/api/tables/{damaged.id}")
+        assert status == 503 and answer["error"]["code"] == "damaged"
+
+    async def main() -> None:
+        client = await Client.connect(server.ws_base, broken.id, broken.tokens[0])
+        error = await client.wait_error("damaged")
+        assert broken.id in error["message"]
+        with pytest.raises(Closed) as closed:
+            await client.recv()
+        assert closed.value.code == 4410
+        player = await Client.connect(server.ws_base, sound.id, sound.tokens[0])
+        state = await player.wait_state()
+        assert state["table"]["status"] == "running"
+        await player.close()
+
+    asyncio.run(main())

@@ -30,6 +30,7 @@ import laro
 
 Message = dict[str, Any]
 THINK = 0.03  # seconds a player may take before acting, at most
+RECONNECT_DEADLINE = 120.0  # seconds a client may spend (re)connecting and playing through the crashes
 
 
 def prefer_not_to_quit(legal: list[str], rng: random.Random) -> str:
@@ -63,11 +64,13 @@ async def resilient_player(server: ServerProcess, witness: Witness, seat: int | 
     after each reconnection the first state must not be behind anything the table's clients were told."""
     table = witness.table
     token = None if seat is None else table.tokens[seat]
+    deadline = time.monotonic() + RECONNECT_DEADLINE
     while True:
         told_before = witness.told  # told before this connection was made: its first state cannot be older
         try:
             client = await Client.connect(server.ws_base, table.id, token, name=f"seat {seat}")
         except (OSError, WebSocketException, TimeoutError):
+            assert time.monotonic() < deadline, f"{table.id}: no connection within {RECONNECT_DEADLINE} s"
             await asyncio.sleep(0.05)  # the server is down or starting: try again
             continue
         try:
@@ -183,7 +186,9 @@ def test_a_restart_brings_every_table_back_exactly(server_factory: Callable[...,
             seat: await Client.connect(server.ws_base, created.id, token) for seat, token in created.tokens.items()
         }
         made = 0
+        deadline = time.monotonic() + RECONNECT_DEADLINE
         while True:
+            assert time.monotonic() < deadline, f"{created.id}: {moves} moves not made in time"
             summary = api.table(created.id)
             current = summary["current_player"]
             if current in clients:

@@ -39,6 +39,7 @@ from laro.core import JSONDict, LaroError, get_game, list_games
 from laro.server.connection import Connection, Limits, ProtocolError, parse_message
 from laro.server.hub import Hub
 from laro.server.limits import Buckets, ServerLimits
+from laro.server.openapi import DOCUMENT
 from laro.server.store import Store, StoreError, open_store
 from laro.server.tables import Refusal, Table
 
@@ -342,6 +343,7 @@ def create_app(
             Route("/api/tables/{table_id}", get_table),
             Route("/api/tables/{table_id}/seats/{seat}/{what}", seat_action, methods=["POST"]),
             Route("/api/tables/{table_id}/rematch", rematch, methods=["POST"]),
+            Route("/api/openapi.json", _openapi),
             WebSocketRoute("/ws/tables/{table_id}", play),
         ],
         lifespan=lifespan,
@@ -349,6 +351,10 @@ def create_app(
     app.state.hub = hub
     app.state.spawn = _spawner()
     return app
+
+
+async def _openapi(request: Request) -> Response:
+    return JSONResponse(DOCUMENT)
 
 
 def _page(name: str) -> Any:

@@ -221,7 +221,7 @@ class Hub:
         seed: int | None = None,
         address: str | None = None,
     ) -> tuple[Table, dict[int, str]]:
-        table, tokens = Table.create(game, players, options, bots, seed=seed)
+        table, tokens = Table.create(game, players, options, bots, seed=seed, created=self.clock())
         self._admit(table.has_humans, address)
         await self.store.create_table(table.meta)
         live = _Live(table, address=address)

@@ -135,6 +135,7 @@ class Table:
         bots: dict[int, str],
         seed: int | None = None,
         table_id: str | None = None,
+        created: float | None = None,
     ) -> tuple[Table, dict[int, str]]:
         """A new table and one secret token per human seat; :class:`Refusal` for anything invalid."""
         try:
@@ -160,7 +161,7 @@ class Table:
                 {"token_hash": hash_token(tokens[seat]) if seat in tokens else None, "bot": bots.get(seat)}
                 for seat in range(players)
             ],
-            created=time.time(),
+            created=time.time() if created is None else created,
         )
         return cls(meta), tokens
 

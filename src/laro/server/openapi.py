@@ -1,0 +1,297 @@
+"""The HTTP API as an OpenAPI 3.0 document, served at ``/api/openapi.json`` (docs/protocol.md says it in words).
+
+Every route and every answer it may give is here, so tools can check the server against it (the tests fuzz every
+route with schemathesis: no 5xx, every answer as documented).
+
+>>> sorted(DOCUMENT["paths"])[:3]
+['/api/games', '/api/games/{game}/components', '/api/games/{game}/rules']
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import laro
+
+__all__ = ["DOCUMENT"]
+
+JSON = dict[str, Any]
+
+
+def _ref(name: str) -> JSON:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def _answer(description: str, schema: JSON) -> JSON:
+    return {"description": description, "content": {"application/json": {"schema": schema}}}
+
+
+def _errors(*statuses: int) -> dict[str, JSON]:
+    words = {
+        400: "a bad request (the code and message say what)",
+        403: "a token that opens no such seat",
+        404: "no such table, game, rules language or seat action",
+        409: "the table cannot take it now (stale, over, expired, not started or not over)",
+        413: "a body over the size limit",
+        429: "too many requests or tables from this address (see Retry-After)",
+        503: "the server is full, or cannot read the table (damaged) or its store now",
+    }
+    return {str(status): _answer(words[status], _ref("Error")) for status in statuses}
+
+
+def _path_param(name: str, schema: JSON | None = None) -> JSON:
+    return {"name": name, "in": "path", "required": True, "schema": schema or {"type": "string"}}
+
+
+_SEAT = {
+    "type": "object",
+    "required": ["seat", "kind", "bot", "name", "joined", "connected"],
+    "properties": {
+        "seat": {"type": "integer"},
+        "kind": {"type": "string", "enum": ["human", "bot"]},
+        "bot": {"type": "string", "nullable": True},
+        "name": {"type": "string", "nullable": True},
+        "joined": {"type": "boolean"},
+        "connected": {"type": "boolean"},
+    },
+}
+_SUMMARY = {
+    "type": "object",
+    "required": ["id", "game", "title", "players", "options", "status", "seq", "seats", "created", "updated"],
+    "properties": {
+        "id": {"type": "string"},
+        "game": {"type": "string"},
+        "title": {"type": "string"},
+        "players": {"type": "integer"},
+        "options": {"type": "object"},
+        "status": {"type": "string", "enum": ["open", "running", "over", "expired"]},
+        "seq": {"type": "integer"},
+        "current_player": {"type": "integer", "nullable": True},
+        "seats": {"type": "array", "items": _ref("Seat")},
+        "result": {"type": "object", "nullable": True},
+        "rematch": {"type": "string", "nullable": True},
+        "created": {"type": "number"},
+        "updated": {"type": "number"},
+    },
+}
+_ERROR = {
+    "type": "object",
+    "required": ["error"],
+    "properties": {
+        "error": {
+            "type": "object",
+            "required": ["code", "message"],
+            "properties": {"code": {"type": "string"}, "message": {"type": "string"}},
+        }
+    },
+}
+_OPTION = {
+    "type": "object",
+    "required": ["name", "default", "help"],
+    "properties": {
+        "name": {"type": "string"},
+        "default": {},
+        "help": {"type": "string"},
+        "choices": {"type": "array", "nullable": True, "items": {}},
+        "minimum": {"type": "integer", "nullable": True},
+        "maximum": {"type": "integer", "nullable": True},
+    },
+}
+_GAME = {
+    "type": "object",
+    "required": ["name", "title", "min_players", "max_players", "bots", "options"],
+    "properties": {
+        "name": {"type": "string"},
+        "title": {"type": "string"},
+        "min_players": {"type": "integer"},
+        "max_players": {"type": "integer"},
+        "bots": {"type": "array", "items": {"type": "string"}},
+        "options": {"type": "array", "items": _ref("Option")},
+    },
+}
+_CREATE = {
+    "type": "object",
+    "required": ["game", "players"],
+    "properties": {
+        "game": {"type": "string", "example": "lama"},
+        "players": {"type": "integer", "example": 4},
+        "options": {"type": "object", "additionalProperties": True},
+        "bots": {"type": "object", "additionalProperties": {"type": "string"}, "example": {"2": "heuristic"}},
+        "seed": {"type": "integer", "description": "only on a server started with --allow-seeds"},
+    },
+}
+_CREATED = {
+    "type": "object",
+    "required": ["id", "seats", "table"],
+    "properties": {
+        "id": {"type": "string"},
+        "seats": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["seat", "token", "invite"],
+                "properties": {"seat": {"type": "integer"}, "token": {"type": "string"}, "invite": {"type": "string"}},
+            },
+        },
+        "table": _ref("Summary"),
+    },
+}
+_PAGE = {
+    "type": "object",
+    "required": ["tables", "next", "total"],
+    "properties": {
+        "tables": {"type": "array", "items": _ref("Summary")},
+        "next": {"type": "string", "nullable": True},
+        "total": {"type": "integer"},
+    },
+}
+_SEAT_REQUEST = {
+    "type": "object",
+    "required": ["token"],
+    "properties": {"token": {"type": "string"}, "name": {"type": "string"}, "bot": {"type": "string"}},
+}
+
+
+def _body(schema: JSON) -> JSON:
+    return {"required": True, "content": {"application/json": {"schema": schema}}}
+
+
+DOCUMENT: JSON = {
+    "openapi": "3.0.3",
+    "info": {
+        "title": "laro server",
+        "version": laro.__version__,
+        "description": "Tables of L.A.M.A. and Kamara for people and bots; play is over the WebSocket "
+        "/ws/tables/{id} (see docs/protocol.md).",
+    },
+    "paths": {
+        "/api/games": {
+            "get": {
+                "summary": "The games, their player counts, bots and options",
+                "responses": {
+                    "200": _answer(
+                        "the games",
+                        {
+                            "type": "object",
+                            "required": ["games"],
+                            "properties": {"games": {"type": "array", "items": _ref("Game")}},
+                        },
+                    )
+                },
+            }
+        },
+        "/api/games/{game}/rules": {
+            "get": {
+                "summary": "A game's rules in Markdown",
+                "parameters": [
+                    _path_param("game"),
+                    {"name": "lang", "in": "query", "required": False, "schema": {"type": "string"}},
+                ],
+                "responses": {
+                    "200": _answer(
+                        "the rules",
+                        {
+                            "type": "object",
+                            "required": ["game", "lang", "markdown"],
+                            "properties": {
+                                "game": {"type": "string"},
+                                "lang": {"type": "string"},
+                                "markdown": {"type": "string"},
+                            },
+                        },
+                    ),
+                    **_errors(404),
+                },
+            }
+        },
+        "/api/games/{game}/components": {
+            "get": {
+                "summary": "A game's public component data (Kamara's tiles and cards)",
+                "parameters": [_path_param("game")],
+                "responses": {
+                    "200": _answer(
+                        "the components",
+                        {
+                            "type": "object",
+                            "required": ["game", "components"],
+                            "properties": {
+                                "game": {"type": "string"},
+                                "components": {"type": "object", "nullable": True},
+                            },
+                        },
+                    ),
+                    **_errors(404),
+                },
+            }
+        },
+        "/api/tables": {
+            "post": {
+                "summary": "Create a table",
+                "requestBody": _body(_ref("CreateTable")),
+                "responses": {
+                    "201": _answer("the new table and its seats' tokens", _ref("Created")),
+                    **_errors(400, 413, 429, 503),
+                },
+            },
+            "get": {
+                "summary": "A page of the open and running tables, newest first",
+                "parameters": [
+                    {"name": "limit", "in": "query", "required": False, "schema": {"type": "integer", "minimum": 1}},
+                    {"name": "before", "in": "query", "required": False, "schema": {"type": "string"}},
+                ],
+                "responses": {"200": _answer("a page of the lobby", _ref("Page")), **_errors(400)},
+            },
+        },
+        "/api/tables/{table_id}": {
+            "get": {
+                "summary": "A table's public summary",
+                "parameters": [_path_param("table_id")],
+                "responses": {"200": _answer("the summary", _ref("Summary")), **_errors(404, 503)},
+            }
+        },
+        "/api/tables/{table_id}/seats/{seat}/{what}": {
+            "post": {
+                "summary": "Join a seat, leave it, or hand it to a bot",
+                "parameters": [
+                    _path_param("table_id"),
+                    _path_param("seat", {"type": "integer"}),
+                    _path_param("what", {"type": "string", "enum": ["join", "leave", "bot"]}),
+                ],
+                "requestBody": _body(_ref("SeatRequest")),
+                "responses": {
+                    "200": _answer("the summary", _ref("Summary")),
+                    **_errors(400, 403, 404, 409, 413, 429, 503),
+                },
+            }
+        },
+        "/api/tables/{table_id}/rematch": {
+            "post": {
+                "summary": "Play a finished game again, at a new table",
+                "parameters": [_path_param("table_id")],
+                "requestBody": _body(
+                    {"type": "object", "required": ["token"], "properties": {"token": {"type": "string"}}}
+                ),
+                "responses": {
+                    "200": _answer("the new table's summary", _ref("Summary")),
+                    **_errors(400, 403, 404, 409, 413, 429, 503),
+                },
+            }
+        },
+        "/api/openapi.json": {
+            "get": {"summary": "This document", "responses": {"200": _answer("the document", {"type": "object"})}}
+        },
+    },
+    "components": {
+        "schemas": {
+            "Seat": _SEAT,
+            "Summary": _SUMMARY,
+            "Error": _ERROR,
+            "Option": _OPTION,
+            "Game": _GAME,
+            "CreateTable": _CREATE,
+            "Created": _CREATED,
+            "Page": _PAGE,
+            "SeatRequest": _SEAT_REQUEST,
+        }
+    },
+}
