@@ -131,6 +131,9 @@ def bench(
 
     `laro bench rl` steps --batch L.A.M.A. games at once with the batched engine and compares it with the scalar
     engine stepped through PettingZoo and with PettingZoo's own leduc_holdem_v4 (the rl extra).
+
+    `laro bench store` measures appends per second into the SQLite store with 1, 50 and 400 writers, grouped
+    commits against one commit per append.
     """
     if game == "rl":
         _bench_rl(seconds or 3.0, batch, players, as_json)
@@ -139,11 +142,16 @@ def bench(
         load = _ServerLoad(players, tables, think, game_played, database, bots, heavy, bot_delay)
         _bench_server(seconds or 30.0, load, as_json)
         return
+    if game == "store":
+        from laro.cli.bench_store import bench_store
+
+        bench_store(seconds or 3.0, (1, 50, 400), as_json)
+        return
     games = [game] if game else list_games()
     for name in games:
         if name not in list_games():
             raise click.BadParameter(
-                f"unknown game {name!r}; games: {', '.join(list_games())}, server or rl", param_hint="GAME"
+                f"unknown game {name!r}; games: {', '.join(list_games())}, server, store or rl", param_hint="GAME"
             )
     console = Console()
     for name in games:

@@ -76,6 +76,7 @@ def cli() -> None:
       laro rules lama --lang ko            the rules, in Korean
       laro bench kamara                    how fast the Kamara engine is here
       laro bench server                    200 tables of WebSocket clients on loopback
+      laro bench store                     appends/s into the SQLite store, grouped commits or not
       laro tournament lama -b heuristic,random  100 games between two bots, rated
     """
 

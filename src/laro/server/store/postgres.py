@@ -9,6 +9,10 @@ default ``synchronous_commit = on``. Reads that take more than one query run in 
 The JSON columns are read as text and decoded by the store, table by table, so that a value that cannot be read back
 makes that one table a ``DamagedTable``; on ``open`` a store missing one of its tables is refused in one line.
 
+No group commit here, unlike the SQLite store: each append runs on a pooled connection of its own, so appends
+to different tables commit in parallel, and PostgreSQL already shares one WAL flush among the commits that reach
+it together (its group commit, tuned by ``commit_delay``); there is no single writer whose fsyncs queue up.
+
 The schema is created on ``open`` under a transaction-scoped advisory lock, so several servers may start at once.
 Its tables are prefixed ``laro_``; to keep them in a schema of their own, put it first in the connection's
 ``search_path`` (``postgresql://…?options=-csearch_path%3Dlaro``).
