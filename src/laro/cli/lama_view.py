@@ -9,6 +9,8 @@
 ('draw', 'play L', 'play 6')
 >>> cards_text(["3", "4", "L"], playable=["4"]).plain
 ' 3  [4]  L '
+>>> cards_text(["3+", "P"], playable=["3+"]).plain  # the Party Edition's plus card and pink llama
+'[3+]  P '
 """
 
 from __future__ import annotations
@@ -24,8 +26,8 @@ from rich.text import Text
 
 from laro.cli.views import PlayerInfo
 from laro.core import GameState, MalformedActionError
-from laro.games.lama import CARD_TEXT, DRAW, QUIT, LamaState
-from laro.games.lama.cards import HAND_SIZE, LLAMA_POINTS
+from laro.games.lama import DRAW, QUIT, LamaState
+from laro.games.lama.cards import ALL_CARD_TEXT, HAND_SIZE, LLAMA_POINTS, PINK, PINK_POINTS, PLUS
 from laro.games.lama.scoring import RoundResult
 from laro.games.lama.tokens import Tokens
 
@@ -39,7 +41,9 @@ CARD_STYLES = {
     "5": "bold white on dodger_blue2",
     "6": "bold white on medium_purple3",
     "L": "bold black on grey85",
+    "P": "bold white on deep_pink2",  # the Party Edition's pink llama
 }
+PINK_STYLE = "bold deep_pink2"
 
 HELP_MARKDOWN = """\
 **L.A.M.A. in short.** Get rid of your cards. On your turn do one thing:
@@ -53,18 +57,24 @@ The round ends when someone plays their last card (they give back a token) or ev
 in hand cost their value, **each value only once**; any llamas cost 10. Tokens: black ● = 10, white ○ = 1.
 After a round in which someone reaches the end score (40 unless changed), the fewest points win.
 
-**Commands.** Type a card to play it (`3`, `L`, or `play 3`), `d` or `draw`, `q` or `quit` (quit the *round*).
+**Party Edition** (`--option edition=party`). A **plus card** (`3+`) is played like its number, and then
+*you take another turn at once*. The **pink llama** `P` goes on any card; only a llama or a 1 may follow it.
+Held at the end it costs 20 (with any llamas: 20 in all). Pink tokens ◆ = 20.
+
+**Commands.** Type a card to play it (`3`, `L`, `3+`, `P`, or `play 3`), `d` or `draw`, `q` or `quit` (quit the
+*round*).
 The choices are listed before each move, with the key to type. `help` shows this, `rules` the full rules,
 `exit` stops the game (it is saved, and can be replayed with `laro replay`).
 """
 
 _SHORT = {"d": "draw", "draw": "draw", "q": "quit", "quit": "quit"}
-_CARD_WORDS = {text.lower(): text for text in CARD_TEXT} | {"llama": "L", "lama": "L"}
+_CARD_WORDS = {text.lower(): text for text in ALL_CARD_TEXT} | {"llama": "L", "lama": "L", "pink": "P"}
 
 
 def card_tag(card: str, playable: bool = False) -> Text:
-    """One card as a coloured tag; a playable card is bracketed (``[3]``) so it stands out without colour too."""
-    style = CARD_STYLES.get(card, "bold")
+    """One card as a coloured tag; a playable card is bracketed (``[3]``) so it stands out without colour too. A
+    plus card (``3+``) has its number's colour and is drawn in italics, the pink llama (``P``) in pink."""
+    style = CARD_STYLES.get(card.removesuffix("+"), "bold") + (" italic" if card.endswith("+") else "")
     return Text(f"[{card}]" if playable else f" {card} ", style=style + (" underline" if playable else ""))
 
 
@@ -76,16 +86,27 @@ def cards_text(cards: Iterable[str], playable: Iterable[str] = (), gap: str = " 
 
 
 def tokens_text(tokens: Tokens) -> Text:
-    """Penalty tokens: the black ones (●, 10 points) and white ones (○, 1 point) with their counts, plus points
-    owed when a boxed supply ran out."""
+    """Penalty tokens: the pink ones of the Party Edition (◆, 20 points), the black ones (●, 10 points) and white
+    ones (○, 1 point) with their counts, plus points owed when a boxed supply ran out.
+
+    >>> [part[0] for part in tokens_text(Tokens(white=3, black=1, pink=2)).plain.split()]
+    ['◆', '●', '○']
+    """
     parts = []
+    if tokens.pink:
+        parts.append(f"◆×{tokens.pink}")
     if tokens.black:
         parts.append(f"●×{tokens.black}")
     if tokens.white:
         parts.append(f"○×{tokens.white}")
     if tokens.owed:
         parts.append(f"+{tokens.owed} owed")
-    return Text(" ".join(parts)) if parts else Text("—", style="dim")
+    if not parts:
+        return Text("—", style="dim")
+    text = Text(" ".join(parts))
+    if tokens.pink:
+        text.stylize(PINK_STYLE, 0, len(parts[0]))
+    return text
 
 
 def _lama(state: GameState) -> LamaState:
@@ -95,7 +116,17 @@ def _lama(state: GameState) -> LamaState:
 
 
 def _playable(state: LamaState) -> list[str]:
-    return [CARD_TEXT[action.card] for action in state.legal_actions() if action.card is not None]
+    return [ALL_CARD_TEXT[action.card] for action in state.legal_actions() if action.card is not None]
+
+
+def _another_turn(state: LamaState) -> bool:
+    """Whether the player to move takes another turn: they have just played a plus card (Party Edition)."""
+    return (
+        state.current_player is not None
+        and state.last_player == state.current_player
+        and PLUS <= state.discard[-1] < PINK
+        and len(state.discard) > 1
+    )
 
 
 def _cards(count: int) -> str:
@@ -116,12 +147,16 @@ class LamaView:
         current = lama.current_player
         if current is None:
             heading = "game over"
+        elif _another_turn(lama):
+            played = ALL_CARD_TEXT[lama.discard[-1]]
+            heading = f"another turn for {'you' if current == viewer else players[current].label} ({played} played)"
         elif current == viewer:
             heading = "your turn"
         else:
             heading = f"{players[current].label} to play"
+        edition = " · Party Edition" if lama.party else ""
         parts: list[RenderableType] = [
-            Rule(f"Round {lama.round} · {heading}", style="cyan"),
+            Rule(f"Round {lama.round}{edition} · {heading}", style="cyan"),
             self.table(lama, viewer, players),
             Text.assemble(
                 "Discard pile: ",
@@ -173,7 +208,7 @@ class LamaView:
         legal = _lama(state).legal_actions()
         for action in legal:
             if action.card is not None:
-                pairs.append((CARD_TEXT[action.card], str(action)))
+                pairs.append((ALL_CARD_TEXT[action.card], str(action)))
             elif action is DRAW:
                 pairs.append(("d", "draw"))
             elif len(legal) == 1:
@@ -183,7 +218,8 @@ class LamaView:
         return pairs
 
     def parse(self, text: str, state: GameState) -> str:
-        """The action meant by a card (``3``, ``L``, ``play 3``, ``p3``), ``d``/``draw`` or ``q``/``quit``."""
+        """The action meant by a card (``3``, ``L``, ``3+``, ``P``, ``play 3``, ``p3``), ``d``/``draw`` or
+        ``q``/``quit``."""
         words = text.lower().split()
         if len(words) == 2 and words[0] in ("play", "p"):
             words = words[1:]
@@ -233,6 +269,9 @@ class LamaView:
             line.append_text(card_tag(action.removeprefix("play ")))
             if old.hand_sizes()[actor] == 1:
                 line.append(f" — {_their(players[actor])} last card!", style="bold")
+            elif _another_turn(new) and new.round == old.round:
+                who = "you take" if _is_you(players[actor]) else f"{players[actor].label} takes"
+                line.append(f" — a plus card: {who} another turn", style="bold")
         return line
 
     def round_end(self, before: GameState, after: GameState, players: Sequence[PlayerInfo]) -> RenderableType | None:
@@ -247,7 +286,11 @@ class LamaView:
         hands = result.to_json()["hands"]
         if result.emptied is not None:
             who = players[result.emptied].label
-            token = {10: "a black token ● (−10)", 1: "a white token ○ (−1)"}.get(result.returned)
+            token = {
+                PINK_POINTS: "a pink token ◆ (−20)",
+                10: "a black token ● (−10)",
+                1: "a white token ○ (−1)",
+            }.get(result.returned)
             player = players[result.emptied]
             gives = "give" if _is_you(player) else "gives"
             how = f"{who} played {_their(player)} last card" + (
@@ -274,7 +317,10 @@ class LamaView:
                 Text(str(result.scores[seat]), style="bold"),
                 tokens_text(after.tokens_of(seat)),
             )
-        note = Text(f"Each value left in hand counts once; any llamas count {LLAMA_POINTS}.", style="dim")
+        llamas = f"any llamas count {LLAMA_POINTS}"
+        if after.party:
+            llamas += f", {PINK_POINTS} with the pink llama; a plus card counts as its number"
+        note = Text(f"Each value left in hand counts once; {llamas}.", style="dim")
         return Group(Rule(f"Round {result.round} is over", style="yellow"), Text(how), table, note)
 
     def round_start(self, state: GameState, players: Sequence[PlayerInfo]) -> RenderableType | None:
@@ -283,7 +329,7 @@ class LamaView:
         lama = _lama(state)
         if lama.is_over:
             return None
-        first = card_tag(CARD_TEXT[lama.discard[0]])
+        first = card_tag(ALL_CARD_TEXT[lama.discard[0]])
         starter = (players[lama.starter].label, "bold")
         untouched = all(size == HAND_SIZE for size in lama.hand_sizes()) and len(lama.discard) == 1
         if untouched and not any(lama.has_quit(seat) for seat in range(lama.num_players)):

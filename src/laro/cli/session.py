@@ -167,7 +167,8 @@ class Session:
 
     def _show_rules(self) -> None:
         try:
-            self.console.print(Markdown(self.state.game.rules_text("en")))
+            options = getattr(self.state, "options", None)  # an edition has its own rules page
+            self.console.print(Markdown(self.state.game.rules_text("en", options)))
         except ValueError as error:
             self.console.print(Text(str(error), style="red"))
 
