@@ -313,8 +313,9 @@ def create_app(
             return _error("not_found", f"no game {name[:40]!r}; games: {', '.join(list_games())}", 404)
         if not _LANGUAGE.fullmatch(lang):
             return _error("not_found", f"no rules in language {lang[:12]!r}; try 'en' or 'ko'", 404)
+        edition = request.query_params.get("edition")  # a game's edition has its own rules page
         try:
-            text = game.rules_text(lang)
+            text = game.rules_text(lang, None if edition is None else {"edition": edition})
         except (LaroError, ValueError) as error:
             return _error("not_found", str(error), 404)
         return JSONResponse({"game": name, "lang": lang, "markdown": text})

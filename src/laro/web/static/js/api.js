@@ -37,8 +37,11 @@ export const getGames = () => call("GET", "/api/games").then((data) => data.game
 export const listTables = () => call("GET", "/api/tables").then((data) => data.tables);
 export const getTable = (id) => call("GET", `/api/tables/${encodeURIComponent(id)}`);
 export const createTable = (body) => call("POST", "/api/tables", body);
-export const getRules = (game, lang) =>
-  call("GET", `/api/games/${encodeURIComponent(game)}/rules?lang=${encodeURIComponent(lang)}`);
+export const getRules = (game, lang, edition = null) =>
+  call(
+    "GET",
+    `/api/games/${encodeURIComponent(game)}/rules?lang=${encodeURIComponent(lang)}${edition ? `&edition=${encodeURIComponent(edition)}` : ""}`,
+  );
 export const getComponents = (game) =>
   call("GET", `/api/games/${encodeURIComponent(game)}/components`).then((data) => data.components);
 

@@ -97,6 +97,14 @@ function seatRow(game, seat) {
   return h("li", { class: "seat-row" }, label, select);
 }
 
+/** The edition as its own field; choosing one redraws the form (its rules link follows). */
+function editionControl(game, option) {
+  const field = optionControl(game, option);
+  field.classList.add("edition-field");
+  field.querySelector("select")?.addEventListener("change", () => render());
+  return field;
+}
+
 function optionControl(game, option) {
   const values = (state.options[game.name] ||= {});
   const id = `opt-${game.name}-${option.name}`;
@@ -200,12 +208,17 @@ function createPanel() {
     render();
   });
 
-  const options = game.options.filter((option) => !HIDDEN_OPTIONS.has(option.name));
+  // an edition (L.A.M.A.'s Party Edition) is chosen beside the players, not among the other options
+  const edition = game.options.find((option) => option.name === "edition");
+  const options = game.options.filter((option) => !HIDDEN_OPTIONS.has(option.name) && option !== edition);
+  const chosenEdition = edition ? (state.options[game.name] || {}).edition ?? edition.default : null;
+  const rulesHref = `/rules/${game.name}${edition && chosenEdition !== edition.default ? `?edition=${encodeURIComponent(chosenEdition)}` : ""}`;
   form.append(
     h("h2", {}, t("lobby.new_table")),
     h("fieldset", { class: "plain" }, h("legend", {}, t("lobby.game")), gameChoices),
-    h("p", { class: "rules-link small" }, h("a", { href: `/rules/${game.name}`, dataset: { testid: "rules-link" } }, t("lobby.read_rules", { game: gameTitle(game) }))),
+    h("p", { class: "rules-link small" }, h("a", { href: rulesHref, dataset: { testid: "rules-link" } }, t("lobby.read_rules", { game: gameTitle(game) }))),
     h("div", { class: "field players-field" }, h("label", { for: "players" }, t("lobby.players")), players),
+    edition ? editionControl(game, edition) : null,
     h("fieldset", { class: "plain" }, h("legend", {}, t("lobby.seats")), h("ul", { class: "seat-list" }, state.seats.map((_, seat) => seatRow(game, seat)))),
     h("p", { class: "help small muted" }, t("lobby.seats_help")),
     options.length

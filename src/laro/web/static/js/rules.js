@@ -7,6 +7,7 @@ import { renderMarkdown } from "./markdown.js";
 import { showError, topbar } from "./shell.js";
 
 const game = decodeURIComponent(location.pathname.split("/")[2] || "lama");
+const edition = new URLSearchParams(location.search).get("edition"); // L.A.M.A.'s Party Edition: ?edition=party
 const root = document.getElementById("app");
 let games = [];
 
@@ -22,9 +23,17 @@ async function render() {
   const tabs = h(
     "nav",
     { class: "rules-tabs", "aria-label": t("rules.other_games") },
-    games.map((each) =>
-      h("a", { href: `/rules/${each.name}`, class: each.name === game ? "active" : "", "aria-current": each.name === game ? "page" : null }, title(each.name)),
-    ),
+    games.flatMap((each) => {
+      const active = each.name === game && !edition;
+      const tabs = [h("a", { href: `/rules/${each.name}`, class: active ? "active" : "", "aria-current": active ? "page" : null }, title(each.name))];
+      if (each.options?.some((option) => option.name === "edition" && option.choices?.includes("party"))) {
+        const party = each.name === game && edition === "party";
+        tabs.push(
+          h("a", { href: `/rules/${each.name}?edition=party`, class: party ? "active" : "", "aria-current": party ? "page" : null, dataset: { testid: "party-rules-tab" } }, t(`game.${each.name}.party.title`)),
+        );
+      }
+      return tabs;
+    }),
   );
   replace(
     root,
@@ -37,9 +46,10 @@ async function render() {
       article,
     ),
   );
-  document.title = `${t("rules.title", { game: title(game) })} — laro`;
+  const shown = edition === "party" && has(`game.${game}.party.title`) ? t(`game.${game}.party.title`) : title(game);
+  document.title = `${t("rules.title", { game: shown })} — laro`;
   try {
-    const data = await getRules(game, lang());
+    const data = await getRules(game, lang(), edition);
     replace(article, renderMarkdown(data.markdown));
   } catch (error) {
     replace(article, h("p", { class: "notice error" }, error.code === "not_found" ? t("rules.missing") : t("error.network")));

@@ -4,7 +4,15 @@
 import { h, replace, svg } from "../dom.js";
 
 const LLAMA = "L";
+const PINK = "P"; // the Party Edition's pink llama; its plus cards are written "1+" … "6+"
 const ORDER = ["1", "2", "3", "4", "5", "6", LLAMA];
+
+/** What a card counts as: a plus card as its number, the pink llama as a llama. */
+export function rankOf(card) {
+  return card === PINK ? LLAMA : card.endsWith("+") ? card.slice(0, -1) : card;
+}
+
+const isPlus = (card) => card.endsWith("+");
 
 /** The llama drawn as an SVG silhouette (the same drawing as /static/img/llama.svg). */
 export function llamaSvg(className = "llama-svg") {
@@ -29,40 +37,53 @@ export function llamaSvg(className = "llama-svg") {
   );
 }
 
-/** The penalty of a hand: each distinct number once, any llamas 10. */
+/** What each rank left in hand costs: "3" costs 3, the llamas 10 — or 20 with the pink llama among them. */
+function costs(cards) {
+  const ranks = [...new Set(cards.map(rankOf))].sort((a, b) => ORDER.indexOf(a) - ORDER.indexOf(b));
+  const llamas = cards.includes(PINK) ? 20 : 10;
+  return ranks.map((rank) => (rank === LLAMA ? llamas : Number(rank)));
+}
+
+/** The penalty of a hand: each distinct number once (a plus card is its number), any llamas 10, 20 with the
+ * pink llama. */
 export function penalty(cards) {
-  let total = 0;
-  for (const value of new Set(cards)) total += value === LLAMA ? 10 : Number(value);
-  return total;
+  return costs(cards).reduce((sum, cost) => sum + cost, 0);
 }
 
 /** How a hand's penalty adds up: "3 + 4 + 10" (each number once, the llamas 10), or null for one value. */
 function breakdown(cards) {
-  const values = [...new Set(cards)].sort((a, b) => ORDER.indexOf(a) - ORDER.indexOf(b));
-  if (values.length < 2) return null;
-  return h("span", { class: "breakdown" }, values.map((value) => (value === LLAMA ? "10" : value)).join(" + "));
+  const parts = costs(cards);
+  if (parts.length < 2) return null;
+  return h("span", { class: "breakdown" }, parts.join(" + "));
 }
 
-/** The cards that may follow `top`: the same and the next (6 → llama → 1). */
+/** The ranks that may follow `top`: its rank's and the next (6 → llama → 1). */
 function followers(top) {
-  const index = ORDER.indexOf(top);
-  return [top, ORDER[(index + 1) % ORDER.length]];
+  const index = ORDER.indexOf(rankOf(top));
+  return [ORDER[index], ORDER[(index + 1) % ORDER.length]];
 }
 
 function cardName(ctx, card) {
+  if (card === PINK) return ctx.t("lama.card.pink");
+  if (isPlus(card)) return ctx.t("lama.card.plus", { n: rankOf(card) });
   return card === LLAMA ? ctx.t("lama.card.llama") : card;
 }
 
-/** A card face (a <button> when it can be clicked). */
+/** A card face (a <button> when it can be clicked). A plus card is its number's card with a "+" badge; the pink
+ * llama is a llama drawn in pink. */
 function cardFace(ctx, card, { size = "", playable = false, onclick = null, label = null } = {}) {
-  const llama = card === LLAMA;
+  const rank = rankOf(card);
+  const llama = rank === LLAMA;
   const inner = [
     h("span", { class: "corner tl", "aria-hidden": "true" }, card),
-    llama ? h("span", { class: "face-art" }, llamaSvg()) : h("span", { class: "face-num", "aria-hidden": "true" }, card),
+    llama
+      ? h("span", { class: "face-art" }, llamaSvg())
+      : h("span", { class: "face-num", "aria-hidden": "true" }, rank, isPlus(card) ? h("span", { class: "plus-mark" }, "+") : null),
     h("span", { class: "corner br", "aria-hidden": "true" }, card),
   ];
+  const kind = card === PINK ? " vP pink" : isPlus(card) ? " plus" : "";
   const attrs = {
-    class: `card face v${llama ? "L" : card} ${size}${playable ? " playable" : ""}`,
+    class: `card face v${rank}${kind} ${size}${playable ? " playable" : ""}`,
     dataset: { card },
     "aria-label": label || cardName(ctx, card),
     title: label || cardName(ctx, card),
@@ -79,7 +100,8 @@ function cardBack(extraClass = "") {
   return h("span", { class: `card back ${extraClass}`, "aria-hidden": "true" }, h("span", { class: "back-art" }, llamaSvg()));
 }
 
-/** A token chip: white (1 point) or black (10 points), drawn with a ring so both read without colour. */
+/** A token chip: white (1 point), black (10 points) or pink (20, Party Edition), drawn with a ring so they read
+ * without colour. */
 function chip(kind) {
   return svg(
     "svg",
@@ -90,10 +112,13 @@ function chip(kind) {
 }
 
 function tokens(ctx, held, score) {
-  const label = ctx.t("lama.tokens_label", { black: held.black, white: held.white, points: score });
+  const party = held.pink !== undefined; // only the Party Edition's tokens count pinks
+  const counts = { pink: held.pink, black: held.black, white: held.white, points: score };
+  const label = ctx.t(party ? "lama.tokens_label_party" : "lama.tokens_label", counts);
   return h(
     "span",
     { class: "tokens", title: label, "aria-label": label, role: "img" },
+    party ? h("span", { class: "token-count", dataset: { testid: "pink-tokens" } }, chip("pink"), h("span", {}, `×${held.pink}`)) : null,
     h("span", { class: "token-count" }, chip("black"), h("span", {}, `×${held.black}`)),
     h("span", { class: "token-count" }, chip("white"), h("span", {}, `×${held.white}`)),
     held.owed ? h("span", { class: "owed" }, ctx.t("lama.owed", { n: held.owed })) : null,
@@ -152,12 +177,21 @@ export function createTable(root, ctx) {
 
   function drawInfo(message) {
     const obs = message.observation;
+    const party = obs.options.edition === "party";
     replace(
       els.info,
       h("span", { class: "round", dataset: { testid: "round" } }, t("lama.round", { n: obs.round })),
+      party ? h("span", { class: "badge party-badge", dataset: { testid: "edition" } }, t("lama.party_edition")) : null,
       h("span", { class: "muted" }, t("lama.ends_at", { n: obs.options.end_score })),
       h("span", { class: "hint muted" }, t("lama.hint")),
+      party ? h("span", { class: "hint muted" }, t("lama.party_hint")) : null,
     );
+  }
+
+  /** Whether the player to move takes another turn: they have just played a plus card (Party Edition). */
+  function anotherTurn(obs) {
+    const pile = obs.discard_pile || [];
+    return !obs.is_over && pile.length > 1 && isPlus(obs.top_card) && obs.last_player === obs.current_player;
   }
 
   function seatBadge(seat, obs, message) {
@@ -266,9 +300,12 @@ export function createTable(root, ctx) {
     else if (message.your_turn) {
       const plays = legalPlays(message);
       text = plays.size ? t("lama.prompt_play") : can(message, "draw") ? t("lama.prompt_cannot_play") : t("lama.prompt_must_quit");
+      if (anotherTurn(obs)) text = `${t("lama.prompt_again", { card: obs.top_card })} ${text}`;
       cls += " mine";
     } else if (message.seat !== null && message.seat !== undefined && obs.quit[message.seat]) text = t("lama.prompt_you_quit");
+    else if (anotherTurn(obs)) text = t("lama.prompt_wait_again", { name: ctx.playerName(obs.current_player), card: obs.top_card });
     else text = t("lama.prompt_wait", { name: ctx.playerName(obs.current_player) });
+    els.prompt.dataset.again = anotherTurn(obs) ? "true" : "false";
     els.prompt.className = cls;
     els.prompt.textContent = text;
   }
@@ -405,6 +442,8 @@ export function createTable(root, ctx) {
       if (text === "draw") return t("lama.log.draw");
       if (text === "quit") return t("lama.log.quit");
       const found = /^play (\S+)$/.exec(text);
+      if (found && found[1] === PINK) return t("lama.log.play_pink");
+      if (found && isPlus(found[1])) return t("lama.log.play_plus", { card: found[1] });
       if (found) return found[1] === LLAMA ? t("lama.log.play_llama") : t("lama.log.play", { card: found[1] });
       return null;
     },
