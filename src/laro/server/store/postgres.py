@@ -12,6 +12,11 @@ makes that one table a ``DamagedTable``; on ``open`` a store missing one of its 
 No group commit here, unlike the SQLite store: each append runs on a pooled connection of its own, so appends
 to different tables commit in parallel, and PostgreSQL already shares one WAL flush among the commits that reach
 it together (its group commit, tuned by ``commit_delay``); there is no single writer whose fsyncs queue up.
+Measured on the development machine (2 cores, busy with other work; a local server, ``synchronous_commit = on``,
+3 s per figure, each writer appending to its own table back to back): 1 writer 200-330 appends/s, 50 writers
+1,350-2,400, 400 writers 1,470-1,550 with the pool's 8 connections and 2,250 with 32. So concurrent appends
+already share flushes; past the pool's size they queue for a connection (raise ``max_size``), and on that machine
+the cores, shared by the client and the server, were the limit, not the disk.
 
 The schema is created on ``open`` under a transaction-scoped advisory lock, so several servers may start at once.
 Its tables are prefixed ``laro_``; to keep them in a schema of their own, put it first in the connection's
