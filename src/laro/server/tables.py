@@ -287,6 +287,8 @@ class Table:
             action = self.state.parse_action(event["action"])
             self.state = self.state.apply(action)
             entry["action"] = self.game.public_text(str(action))
+            if seat.bot is not None:
+                entry["bot"] = seat.bot  # the bot that made this move (for a person's seat: a bot playing for them)
             text = f"{who}: {entry['action']}"
         elif kind == "join":
             seat.bot, seat.name, seat.joined = None, event["name"], True

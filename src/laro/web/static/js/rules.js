@@ -48,6 +48,10 @@ async function render() {
   );
   const shown = edition === "party" && has(`game.${game}.party.title`) ? t(`game.${game}.party.title`) : title(game);
   document.title = `${t("rules.title", { game: shown })} — laro`;
+  if (games.length && !games.some((each) => each.name === game)) {
+    replace(article, h("p", { class: "notice error", dataset: { testid: "no-game" } }, t("rules.no_game", { game })));
+    return;
+  }
   try {
     const data = await getRules(game, lang(), edition);
     replace(article, renderMarkdown(data.markdown));

@@ -7,7 +7,7 @@
  *   table.js loads the renderer with `await import(`./games/${game}.js`)` and its stylesheet, if any, from
  *   /static/css/${game}.css. The module exports
  *
- *     createTable(root, ctx) → { update(message), destroy(), describeAction?(actionText, seat) }
+ *     createTable(root, ctx) → { update(message), destroy(), describeAction?(actionText, seat), seatColour?(seat) }
  *
  *   - `root` is an empty element the renderer owns (nothing else writes into it).
  *   - `update(message)` gets every `state` message from the server (docs/protocol.md) as is, the first one
@@ -16,6 +16,8 @@
  *     renderer is created with the new `ctx` and given the latest state at once).
  *   - optional `describeAction(actionText, seat)` returns the log's words for one public action text (such as
  *     "play 3") in the current language, without the player's name; null or undefined uses the server's text.
+ *   - optional `seatColour(seat)` returns the CSS colour the game gives that seat (Kamara: its diwa's), used for
+ *     the seat's dot in the players list, the log and the ranking; null or undefined uses the seat colour.
  *   - `ctx = { send(actionText), t(key, params), lang, seat, table, components, playerName(seat),
  *              confirm({title, text, yes, no, danger}) }`:
  *       send(actionText)  sends {"type": "act", "action": actionText, "seq": <latest seq>}; a second action
@@ -87,6 +89,33 @@ function playerName(seat) {
     return info.name && info.name !== generic ? info.name : `${botName(info.bot)} ${seat + 1}`;
   }
   return info.name || t("common.seat", { n: seat + 1 });
+}
+
+/** The one colour of a seat everywhere on the page: the game's own (Kamara: the diwa's) when it has one. */
+function seatColour(seat) {
+  if (seat === null || seat === undefined) return "var(--muted)";
+  if (page.renderer && typeof page.renderer.seatColour === "function") {
+    try {
+      const own = page.renderer.seatColour(seat);
+      if (own) return own;
+    } catch {
+      /* the seat's own colour */
+    }
+  }
+  return `var(--seat-${seat % 8})`;
+}
+
+/** The bot now playing a person's seat ("Let a bot play"), by its shown name; null for any other seat. */
+function botPlayingFor(seat) {
+  const info = page.summary && page.summary.seats[seat];
+  if (!info || info.kind !== "bot" || !info.name || info.name === `${info.bot} bot`) return null;
+  return botName(info.bot);
+}
+
+/** What the end says of a winner who is you: you won, or the bot playing your seat won it. */
+function youWon() {
+  const bot = botPlayingFor(mySeat());
+  return bot ? t("end.your_bot_won", { bot: bot.toLowerCase() }) : t("end.you_won");
 }
 
 function gameTitle() {
@@ -339,18 +368,18 @@ function showState() {
   body.status = summary.status;
   body.yourTurn = String(Boolean(message.your_turn));
   body.seat = message.seat === null || message.seat === undefined ? "" : String(message.seat);
+  if (page.renderer) {
+    try {
+      page.renderer.update(message); // first: the players, log and ranking take the game's colours from it
+    } catch (error) {
+      console.error(error);
+    }
+  }
   drawHeader();
   drawBanners();
   drawPlayers();
   drawLog();
   drawEnd();
-  if (page.renderer) {
-    try {
-      page.renderer.update(message);
-    } catch (error) {
-      console.error(error);
-    }
-  }
 }
 
 function drawHeader() {
@@ -363,7 +392,7 @@ function drawHeader() {
   if (summary.status === "over") {
     const winners = (summary.result && summary.result.winners) || [];
     const me = mySeat();
-    if (winners.includes(me)) text = t("end.you_won");
+    if (winners.includes(me)) text = youWon();
     else if (winners.length === 1) text = t("end.winner", { name: playerName(winners[0]) });
     else if (winners.length > 1) text = t("end.winners", { names: winners.map(playerName).join(", ") });
     else text = t("table.game_over");
@@ -416,7 +445,7 @@ function drawBanners() {
       return h(
         "li",
         { class: `invite ${joined ? "joined" : ""}`, dataset: { seat: invite.seat } },
-        h("span", { class: "invite-seat" }, h("span", { class: "seat-dot", style: { "--seat-color": `var(--seat-${invite.seat})` } }), t("common.seat", { n: invite.seat + 1 })),
+        h("span", { class: "invite-seat" }, h("span", { class: "seat-dot", style: { "--seat-color": seatColour(invite.seat) } }), t("common.seat", { n: invite.seat + 1 })),
         joined ? h("span", { class: "invite-joined" }, "✓ ", t("table.invite_joined", { name: playerName(invite.seat) })) : copyRow(invite.url, api.copyText, t("table.invite_for", { seat: invite.seat + 1 })),
       );
     });
@@ -448,7 +477,7 @@ function drawPlayers() {
       "li",
       { class: `player${current ? " current" : ""}${info.seat === me ? " me" : ""}`, dataset: { seat: info.seat } },
       h("span", { class: "turn-mark", "aria-hidden": "true" }, current ? "▶" : ""),
-      h("span", { class: "seat-dot", style: { "--seat-color": `var(--seat-${info.seat % 8})` } }),
+      h("span", { class: "seat-dot", style: { "--seat-color": seatColour(info.seat) } }),
       h("span", { class: "player-name" }, playerName(info.seat), info.seat === me ? h("span", { class: "you" }, t("players.you")) : null),
       h("span", { class: `presence ${presenceClass}` }, presence),
     );
@@ -480,7 +509,8 @@ function describe(entry) {
       }
     }
     const who = entry.by ?? name;
-    const shown = who.endsWith(" bot") && page.summary.seats[entry.seat]?.kind === "bot" ? name : who;
+    let shown = who.endsWith(" bot") && page.summary.seats[entry.seat]?.kind === "bot" ? name : who;
+    if (entry.bot && who !== `${entry.bot} bot`) shown = t("log.bot_for", { bot: botName(entry.bot), name: who }); // a bot playing a person's seat
     return [h("b", {}, shown), " ", words || action];
   }
   return [entry.text];
@@ -493,7 +523,7 @@ function drawLog() {
   replace(
     list,
     entries.map((entry) =>
-      h("li", { class: `log-${entry.type}`, dataset: { seq: entry.seq } }, h("span", { class: "seat-dot", style: { "--seat-color": `var(--seat-${entry.seat % 8})` } }), h("span", {}, describe(entry))),
+      h("li", { class: `log-${entry.type}`, dataset: { seq: entry.seq } }, h("span", { class: "seat-dot", style: { "--seat-color": seatColour(entry.seat) } }), h("span", {}, describe(entry))),
     ),
   );
   if (!entries.length) list.append(h("li", { class: "muted" }, t("log.empty")));
@@ -550,7 +580,7 @@ function drawEnd() {
   const lower = LOWER_IS_BETTER.has(summary.game);
   replace(
     end,
-    h("h2", {}, iWon ? t("end.you_won") : winners.length > 1 ? t("end.winners", { names: winners.join(", ") }) : t("end.winner", { name: winners[0] || "?" })),
+    h("h2", {}, iWon ? youWon() : winners.length > 1 ? t("end.winners", { names: winners.join(", ") }) : t("end.winner", { name: winners[0] || "?" })),
     h("p", { class: "muted small" }, gameText(`end.rule.${summary.game}`, lower ? "end.lower_better" : "end.higher_better")),
     h(
       "ol",
@@ -560,8 +590,14 @@ function drawEnd() {
           "li",
           { class: `${row.winner ? "winner" : ""}${row.seat === me ? " me" : ""}`, dataset: { seat: row.seat } },
           h("span", { class: "rank" }, row.winner ? "★" : "", t("end.rank", { n: row.rank })),
-          h("span", { class: "seat-dot", style: { "--seat-color": `var(--seat-${row.seat % 8})` } }),
-          h("span", { class: "rank-name" }, playerName(row.seat), row.seat === me ? h("span", { class: "you" }, t("players.you")) : null),
+          h("span", { class: "seat-dot", style: { "--seat-color": seatColour(row.seat) } }),
+          h(
+            "span",
+            { class: "rank-name" },
+            playerName(row.seat),
+            row.seat === me ? h("span", { class: "you" }, t("players.you")) : null,
+            botPlayingFor(row.seat) ? h("small", { class: "muted bot-for", dataset: { testid: "bot-for" } }, t(row.seat === me ? "end.bot_for_you" : "end.bot_for", { bot: botPlayingFor(row.seat), name: playerName(row.seat) })) : null,
+          ),
           h("span", { class: "rank-score" }, scoreText(summary.game, row.score)),
         ),
       ),

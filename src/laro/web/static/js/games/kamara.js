@@ -30,6 +30,7 @@ export function createTable(root, ctx) {
     update: (message) => table.update(message),
     destroy: () => table.destroy(),
     describeAction: (text, seat) => table.describeAction(text, seat),
+    seatColour: (seat) => table.seatColour(seat),
   };
 }
 
@@ -112,6 +113,12 @@ class KamaraTable {
       name = (found && found.name) || this.t("kamara.seat", { seat: seat + 1 });
     }
     return seat === this.seat ? this.t("kamara.you_named", { name }) : name;
+  }
+
+  /** A player's colour on the whole page: their diwa's once chosen; neutral before (see table.js). */
+  seatColour(seat) {
+    const colour = this.message && (this.obs.colours || [])[seat];
+    return colour ? `var(--diwa-${colour})` : "var(--muted)";
   }
 
   /** The log's words for one public action text, without the player's name (see table.js). */

@@ -118,9 +118,13 @@ export default {
   "log.join": "takes seat {seat}",
   "log.leave": "leaves seat {seat}",
   "log.bot": "Seat {seat} is now played by: {bot}",
+  "log.bot_for": "{bot} for {name}",
 
   // the end
   "end.you_won": "You won!",
+  "end.your_bot_won": "Your seat won — the {bot} played it for you",
+  "end.bot_for": "{bot} played for {name}",
+  "end.bot_for_you": "{bot} played for you",
   "end.winner": "{name} wins",
   "end.winners": "Shared win: {names}",
   "end.rank": "{n}.",
@@ -189,6 +193,7 @@ export default {
   "rules.title": "{game} rules",
   "rules.other_games": "Rules of the games",
   "rules.missing": "These rules are not available in this language.",
+  "rules.no_game": "There is no game called “{game}” here: choose one of the games above.",
 
   // L.A.M.A. table
   "lama.card.llama": "Llama",

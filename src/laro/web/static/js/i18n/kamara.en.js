@@ -200,6 +200,7 @@ export default {
   "kamara.yellow.title": "Your yellow card",
   "kamara.yellow.title_id": "Your yellow card {card}",
   "kamara.yellow.none": "None now: you draw one at the start of your turn.",
+  "kamara.yellow.none_over": "None: the game is over.",
   "kamara.yellow.printed": "as printed (logo up)",
   "kamara.yellow.on_chamber": "on the chamber ({arrow})",
   "kamara.yellow.on_chamber_label": "your card turned onto the chamber's slots",
@@ -211,6 +212,7 @@ export default {
 
   "kamara.green.title": "Your green card",
   "kamara.green.none": "None: flip a paltik to draw one.",
+  "kamara.green.none_over": "None: the game is over.",
   "kamara.green.play": "Play {effect}",
   "kamara.green.ignore": "Discard unused",
   "kamara.ikot.cw": "Turn clockwise ↻",

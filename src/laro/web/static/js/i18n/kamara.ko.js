@@ -200,6 +200,7 @@ export default {
   "kamara.yellow.title": "내 옐로 카드",
   "kamara.yellow.title_id": "내 옐로 카드 {card}",
   "kamara.yellow.none": "지금은 없습니다. 내 차례 시작에 1장 뽑습니다.",
+  "kamara.yellow.none_over": "없습니다. 게임이 끝났습니다.",
   "kamara.yellow.printed": "인쇄된 모습 (로고 위)",
   "kamara.yellow.on_chamber": "챔버에 놓고 보면 ({arrow})",
   "kamara.yellow.on_chamber_label": "챔버의 슬롯에 맞춰 돌린 내 카드",
@@ -211,6 +212,7 @@ export default {
 
   "kamara.green.title": "내 그린 카드",
   "kamara.green.none": "없습니다. 팔틱을 뒤집으면 1장 뽑습니다.",
+  "kamara.green.none_over": "없습니다. 게임이 끝났습니다.",
   "kamara.green.play": "{effect} 쓰기",
   "kamara.green.ignore": "쓰지 않고 버리기",
   "kamara.ikot.cw": "시계 방향으로 ↻",

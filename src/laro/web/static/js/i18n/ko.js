@@ -118,9 +118,13 @@ export default {
   "log.join": "님이 {seat}번 자리에 앉음",
   "log.leave": "님이 {seat}번 자리를 떠남",
   "log.bot": "{seat}번 자리를 이제 {bot}이(가) 맡습니다",
+  "log.bot_for": "{name} 대신 {bot}",
 
   // the end
   "end.you_won": "이겼습니다!",
+  "end.your_bot_won": "내 자리가 이겼습니다 — {bot}이(가) 대신 두었습니다",
+  "end.bot_for": "{name} 대신 {bot}이(가) 둠",
+  "end.bot_for_you": "나 대신 {bot}이(가) 둠",
   "end.winner": "{name} 승리",
   "end.winners": "공동 승리: {names}",
   "end.rank": "{n}위",
@@ -188,6 +192,7 @@ export default {
   "rules.title": "{game} 규칙",
   "rules.other_games": "게임 규칙",
   "rules.missing": "이 언어로 된 규칙이 없습니다.",
+  "rules.no_game": "“{game}”라는 게임은 없습니다. 위에서 게임을 고르세요.",
 
   // L.A.M.A. table
   "lama.card.llama": "라마",

@@ -359,7 +359,8 @@ export const panelMethods = {
     const yellow = (obs.yellow || [])[this.seat];
     const yellowBox = el("div", { class: "k-yellow" });
     if (!yellow) {
-      yellowBox.append(el("h3", { class: "k-h" }, this.t("kamara.yellow.title")), el("p", { class: "k-note" }, this.t("kamara.yellow.none")));
+      const none = obs.phase === "over" || obs.is_over ? "kamara.yellow.none_over" : "kamara.yellow.none";
+      yellowBox.append(el("h3", { class: "k-h" }, this.t("kamara.yellow.title")), el("p", { class: "k-note", dataset: { testid: "yellow-none" } }, this.t(none)));
     } else {
       const code = obs.code || this.codes.get(yellow) || {};
       yellowBox.append(el("h3", { class: "k-h" }, this.t("kamara.yellow.title_id", { card: yellow })));
@@ -409,7 +410,8 @@ export const panelMethods = {
     const effect = (obs.green || [])[this.seat];
     const box = el("div", { class: "k-green" });
     if (!effect) {
-      box.append(el("h3", { class: "k-h" }, this.t("kamara.green.title")), el("p", { class: "k-note" }, this.t("kamara.green.none")));
+      const none = obs.phase === "over" || obs.is_over ? "kamara.green.none_over" : "kamara.green.none";
+      box.append(el("h3", { class: "k-h" }, this.t("kamara.green.title")), el("p", { class: "k-note", dataset: { testid: "green-none" } }, this.t(none)));
       return box;
     }
     box.classList.add("has-card");
