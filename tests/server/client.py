@@ -77,8 +77,9 @@ class Created:
 class Api:
     """The HTTP API of the server at ``base``; each call checks the status it expects."""
 
-    def __init__(self, base: str) -> None:
+    def __init__(self, base: str, clock: object = None) -> None:
         self.base = base
+        self.clock = clock  # the clock of the tables it makes (None: the server's default)
 
     def call(self, method: str, path: str, body: Any = None, expect: int = 200) -> Any:
         status, answer = request(self.base, method, path, body)
@@ -100,6 +101,8 @@ class Api:
         body: dict[str, Any] = {"game": game, "players": players}
         if seed is not None:  # a server started with --allow-seeds (as the tests' servers are) takes it
             body["seed"] = seed
+        if self.clock is not None:
+            body["clock"] = self.clock
         if options is not None:
             body["options"] = options
         if bots is not None:

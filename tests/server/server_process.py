@@ -49,6 +49,7 @@ RELAXED = (
     "--bot-tables=1000",
     "--websockets-per-address=100000",
     "--allow-seeds",
+    "--round-pause=0",
 )
 START_TIMEOUT = 30.0  # seconds for a server to answer after it was started (a busy CI machine is slow to import)
 STOP_TIMEOUT = 10.0  # seconds SIGTERM has before SIGKILL follows

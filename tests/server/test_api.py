@@ -128,6 +128,9 @@ def test_join_leave_hand_over_to_a_bot_and_take_the_seat_back(server: ServerProc
         "name": "Bea",
         "joined": True,
         "connected": False,
+        "standin": "heuristic",
+        "away": False,
+        "handed": False,
     }
     # hand seat 1 to a bot: it plays the seat until the human takes it back
     summary = api.bot(table_id, 1, tokens[1], "heuristic")

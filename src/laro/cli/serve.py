@@ -97,6 +97,20 @@ __all__ = ["serve"]
     help="Hours a table waits for its players before it expires.",
 )
 @click.option(
+    "--round-pause",
+    default=8.0,
+    show_default=True,
+    type=click.FloatRange(0, 120),
+    help="Seconds a L.A.M.A. round's end is shown before the next round (sooner when every player is ready).",
+)
+@click.option(
+    "--away-after",
+    default=120.0,
+    show_default=True,
+    type=click.FloatRange(1, 24 * 3600),
+    help="Seconds without a connection, on a timed turn, before a seat is handed to its stand-in bot.",
+)
+@click.option(
     "--allow-seeds", is_flag=True, help='Let POST /api/tables take a "seed" (tests only: it reveals every card).'
 )
 @click.option("--quiet", is_flag=True, help="Log warnings only, not every table event.")
@@ -115,6 +129,8 @@ def serve(
     seat_requests_per_second: float,
     bot_tables: int,
     open_table_hours: float,
+    round_pause: float,
+    away_after: float,
     allow_seeds: bool,
     quiet: bool,
 ) -> None:
@@ -147,7 +163,15 @@ def serve(
         bot_tables_per_address=max(1, bot_tables // 4),
         open_table_ttl=open_table_hours * 3600,
     )
-    app = create_app(database, bot_delay=bot_delay, server_limits=limits, bot_workers=bot_workers, seeds=allow_seeds)
+    app = create_app(
+        database,
+        bot_delay=bot_delay,
+        server_limits=limits,
+        bot_workers=bot_workers,
+        seeds=allow_seeds,
+        round_pause=round_pause,
+        away_after=away_after,
+    )
     protocols.configure(per_address=connections_per_address, total=_connection_room(), header_timeout=header_timeout)
     click.echo(f"laro server on http://{host}:{port}/ (store: {_shown(database)})")
     # small JSON messages: compressing them costs more time than it saves on the wire

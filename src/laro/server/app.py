@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import logging
 import math
@@ -36,6 +37,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 import laro
 from laro.bots import list_bots
 from laro.core import JSONDict, LaroError, get_game, list_games
+from laro.server.clocks import AWAY_AFTER, ROUND_PAUSE, profiles
 from laro.server.connection import Connection, Limits, ProtocolError, parse_message
 from laro.server.hub import Hub
 from laro.server.limits import Buckets, ServerLimits
@@ -56,6 +58,7 @@ _STATUS = {
     "expired": 409,
     "not_started": 409,
     "not_over": 409,
+    "paused": 409,
     "too_large": 413,
     "rate_limited": 429,
     "too_many": 429,
@@ -123,12 +126,21 @@ def create_app(
     server_limits: ServerLimits | None = None,
     bot_workers: int | None = None,
     seeds: bool = False,
+    round_pause: float = ROUND_PAUSE,
+    away_after: float = AWAY_AFTER,
 ) -> Starlette:
     """The server's application over ``store`` (a store or its URL). ``seeds=True`` lets a table be made with a
     given ``"seed"`` (for tests and demonstrations: whoever knows a seed knows every hidden card)."""
     the_store = open_store(store) if isinstance(store, str) else store
     bounds = server_limits or ServerLimits()
-    hub = Hub(the_store, bot_delay=bot_delay, limits=bounds, bot_workers=bot_workers)
+    hub = Hub(
+        the_store,
+        bot_delay=bot_delay,
+        limits=bounds,
+        bot_workers=bot_workers,
+        round_pause=round_pause,
+        away_after=away_after,
+    )
     limits = limits or Limits()
     creates = Buckets(bounds.creates_per_minute / 60, bounds.create_burst)
     seat_calls = Buckets(bounds.seat_calls_per_second, bounds.seat_call_burst)
@@ -177,7 +189,7 @@ def create_app(
                     ],
                 }
             )
-        return JSONResponse({"games": found})
+        return JSONResponse({"games": found, "clocks": profiles()})
 
     async def create_table(request: Request) -> Response:
         try:
@@ -190,6 +202,9 @@ def create_app(
             if not isinstance(options, dict) or not isinstance(bots, dict):
                 raise Refusal("bad_request", '"options" and "bots" are JSON objects')
             seat_bots = {_seat_number(seat): str(bot) for seat, bot in bots.items()}
+            clock, standin = body.get("clock"), body.get("standin", "heuristic")
+            if not isinstance(standin, str):
+                raise Refusal("bad_request", '"standin" is the name of a bot')
             seed = body.get("seed")
             if seed is not None and (not seeds or isinstance(seed, bool) or not isinstance(seed, int)):
                 raise Refusal(
@@ -197,7 +212,9 @@ def create_app(
                     "this server draws every table's seed itself" if not seeds else '"seed" is a whole number',
                 )
             address = _address(request)
-            table, tokens = await hub.create(game, players, options, seat_bots, seed=seed, address=address)
+            table, tokens = await hub.create(
+                game, players, options, seat_bots, seed=seed, address=address, clock=clock, standin=standin
+            )
         except Refusal as error:
             return refused(error)
         seats = [
@@ -247,8 +264,10 @@ def create_app(
                 table = await hub.change(table_id, lambda t: t.leave_event(seat, token))
             elif what == "bot":
                 table = await hub.change(table_id, lambda t: t.bot_event(seat, token, str(body.get("bot", ""))))
+            elif what == "away":  # another player hands this away seat to its stand-in
+                table = await hub.change(table_id, lambda t: t.hand_over_event(seat, token))
             else:
-                return _error("not_found", f"no seat action {what[:40]!r}: join, leave or bot", 404)
+                return _error("not_found", f"no seat action {what[:40]!r}: join, leave, bot or away", 404)
         except Refusal as error:
             return refused(error)
         return JSONResponse(table.summary())
@@ -390,6 +409,10 @@ def _seat_number(value: object) -> int:
     return seat
 
 
+def _ready(table: Table, seat: int, now: float) -> JSONDict:
+    return table.ready_event(seat, now)
+
+
 def _acting(seat: int, action: str, seq: int) -> Callable[[Table], JSONDict]:
     return lambda table: table.act_event(seat, action, seq)
 
@@ -473,10 +496,19 @@ async def _receive(
                 connection.notify(table)
         elif kind == "ping":
             connection.send({"type": "pong"})
+        elif kind == "ready":
+            seat = connection.seat
+            if seat is None:
+                connection.error("spectator", "spectators watch; only players move on to the next round")
+                continue
+            try:
+                await hub.change(table_id, functools.partial(_ready, seat=seat, now=hub.clock()))
+            except Refusal as error:
+                connection.error(error.code, str(error))
         elif kind == "hello":
             connection.error("bad_request", "hello is the first message only; reconnect to change seats")
         else:
-            connection.error("unknown_type", f"unknown message type {kind[:40]!r}: act, sync or ping")
+            connection.error("unknown_type", f"unknown message type {kind[:40]!r}: act, ready, sync or ping")
 
 
 _CLOSE = {"no_table": 4404, "bad_token": 4403, "damaged": 4410, "busy": 1013, "too_many": 1013}

@@ -25,6 +25,7 @@ from typing import Any, Protocol
 
 from laro.core import JSONDict
 from laro.server.bot_pool import BotPool
+from laro.server.clocks import AWAY_AFTER, ROUND_PAUSE
 from laro.server.limits import ServerLimits
 from laro.server.store import DamagedTable, SeqConflict, Store, StoreError, TableSummary
 from laro.server.tables import Refusal, Table
@@ -48,6 +49,7 @@ class _Live:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     listeners: set[Listener] = field(default_factory=set)
     bot_task: asyncio.Task[None] | None = None
+    timer: asyncio.Task[None] | None = None  # wakes the table at its next deadline (a clock, a pause, an absence)
     address: str | None = None  # who made it (in memory only: after a restart, nobody)
 
 
@@ -82,7 +84,11 @@ class Hub:
         limits: ServerLimits | None = None,
         bot_workers: int | None = None,
         clock: Callable[[], float] = time.time,
+        round_pause: float = ROUND_PAUSE,
+        away_after: float = AWAY_AFTER,
     ) -> None:
+        self.round_pause = round_pause
+        self.away_after = away_after
         self.store = store
         self.bot_delay = bot_delay
         self.limits = limits or ServerLimits()
@@ -122,16 +128,24 @@ class Hub:
         self._sweeper = asyncio.get_running_loop().create_task(self._sweep_forever())
         if any(live.table.bot_to_move() for live in self._live.values()):
             await self.bots.warm()
+        now = self.clock()
         for live in list(self._live.values()):
+            for seat in live.table.seats:  # nobody is connected yet
+                seat.disconnected_since = now
+            if live.table.clocks.turn_seat is not None or live.table.paused(now):
+                # the outage is nobody's fault: the seat to act starts its turn afresh
+                await self._try(live.table.meta.id, lambda table: table.resume_event())
             self._schedule_bot(live)
+            self._schedule_timer(live)
 
     async def stop(self) -> None:
         self._closing = True
         if self._sweeper is not None:
             self._sweeper.cancel()
         for live in self._live.values():
-            if live.bot_task is not None:
-                live.bot_task.cancel()
+            for task in (live.bot_task, live.timer):
+                if task is not None:
+                    task.cancel()
         self.bots.close()
 
     def _add(self, live: _Live) -> None:
@@ -220,8 +234,21 @@ class Hub:
         bots: dict[int, str],
         seed: int | None = None,
         address: str | None = None,
+        clock: object = None,
+        standin: str = "heuristic",
     ) -> tuple[Table, dict[int, str]]:
-        table, tokens = Table.create(game, players, options, bots, seed=seed, created=self.clock())
+        """A new table (see :meth:`Table.create`), within the server's bounds."""
+        table, tokens = Table.create(
+            game,
+            players,
+            options,
+            bots,
+            seed=seed,
+            created=self.clock(),
+            clock=clock,
+            standin=standin,
+            round_pause=self.round_pause,
+        )
         self._admit(table.has_humans, address)
         await self.store.create_table(table.meta)
         live = _Live(table, address=address)
@@ -296,7 +323,8 @@ class Hub:
         limit = self.limits.lobby_page if limit is None else max(1, min(limit, self.limits.lobby_page_max))
         end = len(self._lobby) if before is None else bisect.bisect_left(self._lobby, key_of_cursor(before))
         keys = self._lobby[max(0, end - limit) : end][::-1]
-        tables = [self._live[table_id].table.summary() for _, table_id in keys]
+        found = (self._live[table_id].table for _, table_id in keys)
+        tables = [table.summary() for table in found if not table.over]  # one that just ended leaves in a moment
         more = end - limit > 0
         return {"tables": tables, "next": cursor_of(keys[-1]) if more and keys else None, "total": len(self._lobby)}
 
@@ -332,7 +360,17 @@ class Hub:
         if table.over and not live.listeners:
             self._drop(table_id)  # finished and watched by nobody: the store keeps it
         self._schedule_bot(live)
+        self._schedule_timer(live)
+        if table.abandoned():
+            await self._try(table_id, lambda t: t.end_event("abandoned"))
         return table
+
+    async def _try(self, table_id: str, make_event: Callable[[Table], JSONDict]) -> None:
+        """A change the server makes by itself: one refused (the table moved on) or not stored is logged."""
+        try:
+            await self.change(table_id, make_event)
+        except (Refusal, StoreError) as error:
+            log.warning("table %s: %s", table_id, error)
 
     def listen(self, table_id: str, listener: Listener) -> Table | None:
         live = self._live.get(table_id)
@@ -340,8 +378,11 @@ class Hub:
             return None
         live.listeners.add(listener)
         if listener.seat is not None:
-            live.table.seats[listener.seat].connections += 1
+            seat = live.table.seats[listener.seat]
+            seat.connections += 1
+            seat.disconnected_since = None
             self._tell(live)  # the others see who is connected
+            self._schedule_timer(live)
         return live.table
 
     def unlisten(self, table_id: str, listener: Listener) -> None:
@@ -350,14 +391,46 @@ class Hub:
             return
         live.listeners.discard(listener)
         if listener.seat is not None:
-            live.table.seats[listener.seat].connections -= 1
+            seat = live.table.seats[listener.seat]
+            seat.connections -= 1
+            if seat.connections == 0:
+                seat.disconnected_since = self.clock()
             self._tell(live)
+            self._schedule_timer(live)
         if live.table.over and not live.listeners:
             self._drop(table_id)  # finished and watched by nobody: the store keeps it
 
     def _tell(self, live: _Live) -> None:
         for listener in list(live.listeners):
             listener.notify(live.table)
+
+    # -- clocks -----------------------------------------------------------------------------------------------
+
+    def _schedule_timer(self, live: _Live) -> None:
+        """Wake the table at its next deadline: its running clock, the end of a round's pause, or the moment its
+        disconnected player to act is taken for away."""
+        if live.timer is not None:
+            live.timer.cancel()
+            live.timer = None
+        if self._closing or live.table.over:
+            return
+        wake = next_wake(live.table, self.clock(), self.away_after)
+        if wake is not None:
+            live.timer = asyncio.get_running_loop().create_task(self._wake(live, wake))
+
+    async def _wake(self, live: _Live, at: float) -> None:
+        await asyncio.sleep(max(0.0, at - self.clock()))
+        live.timer = None
+        table, now = live.table, self.clock()
+        table_id = table.meta.id
+        if table.timeout_event(now) is not None:
+            await self._try(table_id, lambda t: _required(t.timeout_event(self.clock())))
+        elif (seat := absent_to_act(table, now, self.away_after)) is not None:
+            await self._try(table_id, lambda t: t.away_event(seat, "disconnected"))
+        else:  # a round's pause is over: everyone sees the next round, and bots may move
+            self._tell(live)
+            self._schedule_bot(live)
+            self._schedule_timer(live)
 
     # -- bots -------------------------------------------------------------------------------------------------
 
@@ -372,6 +445,8 @@ class Hub:
         table = live.table
         while not self._closing and table.bot_to_move() is not None:
             await asyncio.sleep(self.bot_delay)
+            if table.paused(self.clock()):
+                return  # the round's end is shown: the timer wakes the bots when it is over
             try:
                 # a searching bot thinks for a while: in a worker process, so the server keeps serving
                 event = await self.bots.decide(table, table.bot_turn())
@@ -381,6 +456,36 @@ class Hub:
             except StoreError as error:
                 log.error("table %s: the store refused a bot move: %s", table.meta.id, error)
                 await asyncio.sleep(1.0)
+
+
+def next_wake(table: Table, now: float, away_after: float = AWAY_AFTER) -> float | None:
+    """When the hub must look at ``table`` again by itself: its running clock's deadline, the end of a round's
+    pause, or when its player to act, without a connection, is taken for away (None: nothing is due)."""
+    times = [table.clocks.deadline()]
+    if table.paused(now):
+        times.append(table.clocks.paused_until)
+    current = table.clocks.turn_seat
+    if current is not None:
+        since = table.seats[current].disconnected_since
+        if since is not None:
+            times.append(since + away_after)
+    due = [at for at in times if at is not None]
+    return min(due) if due else None
+
+
+def absent_to_act(table: Table, now: float, away_after: float = AWAY_AFTER) -> int | None:
+    """The seat to act, if its clock runs and it has had no connection for ``away_after`` seconds."""
+    current = table.clocks.turn_seat
+    if current is None:
+        return None
+    since = table.seats[current].disconnected_since
+    return current if since is not None and now - since >= away_after else None
+
+
+def _required(event: JSONDict | None) -> JSONDict:
+    if event is None:
+        raise Refusal("stale_seq", "the clock moved on")
+    return event
 
 
 def _damaged(table_id: str) -> Refusal:

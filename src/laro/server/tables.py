@@ -1,6 +1,7 @@
 """A table: a game, its seats and its event log. Pure logic, no I/O: the hub persists and broadcasts.
 
-Every change of a table is an event numbered by ``seq`` — ``join``, ``leave``, ``bot``, ``act``, ``end`` — and the same
+Every change of a table is an event numbered by ``seq`` — ``join``, ``leave``, ``bot``, ``act``, ``end``, and the
+clock's ``timeout``, ``away``, ``ready`` and ``resume`` (see :mod:`laro.server.clocks`) — and the same
 code applies an event live and when a table is rebuilt from its stored log, so a restart restores it exactly.
 
 >>> table, tokens = Table.create("lama", 2, {}, {1: "random"}, seed=7, table_id="t1")
@@ -26,6 +27,7 @@ from typing import Any
 
 from laro.bots import Bot, get_bot, list_bots
 from laro.core import Game, GameState, JSONDict, LaroError, derive_seed, get_game, new_seed
+from laro.server.clocks import ClockError, Clocks, clock_spec, default_profile
 from laro.server.store.base import StoredTable, TableMeta, new_table_id
 
 __all__ = ["BotTurn", "Refusal", "Seat", "Table", "clean_name", "hash_token"]
@@ -62,7 +64,10 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-_ENDS = {"expired": "the table expired: not every seat was taken in time"}
+_ENDS = {
+    "expired": "the table expired: not every seat was taken in time",
+    "abandoned": "the table ended: every player was away and their stand-in bots played alone",
+}
 
 
 @dataclass(slots=True)
@@ -91,10 +96,19 @@ class Seat:
     name: str | None = None
     joined: bool = False  # a human has taken the seat (and not left)
     connections: int = 0
+    standin: str = "heuristic"  # the bot that plays for the seat when its player is away or out of time
+    away: bool = False  # handed to its stand-in until the player comes back (joins again)
+    timeouts: int = 0  # time-outs in a row
+    standing_in: bool = False  # the stand-in plays the rest of this turn (the player ran out of time)
+    disconnected_since: float | None = None  # in memory only: since when no connection is open
 
     @property
     def kind(self) -> str:
         return "bot" if self.bot else "human"
+
+    @property
+    def played_by_standin(self) -> bool:
+        return self.away or self.standing_in
 
     def public(self) -> JSONDict:
         return {
@@ -104,6 +118,9 @@ class Seat:
             "name": self.name if self.bot is None else (self.name or f"{self.bot} bot"),
             "joined": self.joined or self.bot is not None,
             "connected": self.connections > 0,
+            "standin": self.standin,
+            "away": self.away or self.timeouts > 0,  # shown as away: out of time last turn, or handed over
+            "handed": self.away,  # its stand-in plays until the player comes back
         }
 
 
@@ -114,7 +131,14 @@ class Table:
         self.meta = meta
         self.game: Game = get_game(meta.game)
         self.state: GameState = self.game.new_game(meta.num_players, seed=meta.seed, options=meta.options)
-        self.seats = [Seat(i, seat.get("token_hash"), seat.get("bot")) for i, seat in enumerate(meta.seats)]
+        self.seats = [
+            Seat(i, seat.get("token_hash"), seat.get("bot"), standin=str(seat.get("standin", "heuristic")))
+            for i, seat in enumerate(meta.seats)
+        ]
+        first = meta.seats[0] if meta.seats else {}
+        self.clocks = Clocks(clock_spec(first.get("clock", "none")), meta.num_players)
+        self.ready: set[int] = set()  # seats that asked for the next round during a round's end
+        self.round_pause = float(first.get("round_pause", 0.0))
         self.seq = 0
         self.started = all(seat.bot for seat in self.seats)
         self.log: deque[JSONDict] = deque(maxlen=LOG_SIZE)
@@ -136,8 +160,14 @@ class Table:
         seed: int | None = None,
         table_id: str | None = None,
         created: float | None = None,
+        clock: object = None,
+        standin: str = "heuristic",
+        round_pause: float = 0.0,
     ) -> tuple[Table, dict[int, str]]:
-        """A new table and one secret token per human seat; :class:`Refusal` for anything invalid."""
+        """A new table and one secret token per human seat; :class:`Refusal` for anything invalid. ``clock`` is a
+        profile's name or figures (default: ``normal`` with several people, ``none`` for one against bots);
+        ``standin`` the bot that plays for a seat whose player is away; ``round_pause`` the seconds a round's end
+        is shown before the next round starts."""
         try:
             game = get_game(game_name)
             seed = new_seed() if seed is None else seed
@@ -149,6 +179,13 @@ class Table:
                 raise Refusal("bad_request", f"bot seat {seat} is not a seat of a {players}-player table")
             if bot not in list_bots(game_name):
                 raise Refusal("bad_request", f"no bot {bot!r} for {game_name}; bots: {', '.join(list_bots(game_name))}")
+        if standin not in list_bots(game_name):
+            raise Refusal("bad_request", f"no bot {standin!r} to stand in; bots: {', '.join(list_bots(game_name))}")
+        humans = players - len(bots)
+        try:
+            spec = clock_spec(default_profile(humans) if clock is None else clock)
+        except ClockError as error:
+            raise Refusal("bad_request", str(error)) from None
         tokens = {seat: secrets.token_urlsafe(24) for seat in range(players) if seat not in bots}
         meta = TableMeta(
             id=table_id or new_table_id(),
@@ -158,7 +195,13 @@ class Table:
             options=dict(options),
             seed=seed,
             seats=[
-                {"token_hash": hash_token(tokens[seat]) if seat in tokens else None, "bot": bots.get(seat)}
+                {
+                    "token_hash": hash_token(tokens[seat]) if seat in tokens else None,
+                    "bot": bots.get(seat),
+                    "standin": standin,
+                    "clock": spec.to_json(),
+                    "round_pause": round_pause,
+                }
                 for seat in range(players)
             ],
             created=time.time() if created is None else created,
@@ -234,11 +277,15 @@ class Table:
         """True for a table still waiting for its players ``ttl`` seconds after it was made."""
         return not self.started and not self.over and now - self.meta.created > ttl
 
-    def act_event(self, seat: int, action: str, seq: int) -> JSONDict:
+    def act_event(self, seat: int, action: str, seq: int, now: float | None = None) -> JSONDict:
         """The event of ``seat`` taking ``action`` having seen state ``seq``; refused unless it is legal now."""
         if seq != self.seq:  # first: of two racing actions the loser hears it lost, whatever the winner did
             raise Refusal("stale_seq", f"you acted on state {seq}, but the table is at state {self.seq}: look again")
         self.check_open()
+        if self.paused(time.time() if now is None else now):
+            raise Refusal("paused", "the round's end is being shown; the next round starts in a moment")
+        if self.seats[seat].played_by_standin:
+            raise Refusal("not_joined", "your stand-in plays this turn; take your seat back by joining it again")
         if not self.started:
             raise Refusal("not_started", "the table waits for every player to take their seat")
         if self.state.current_player != seat:
@@ -252,6 +299,56 @@ class Table:
             raise Refusal("illegal_action", str(error)) from None
         # the canonical text, never the client's spelling: ``KEEP Y12`` would pass its hidden card on to the log
         return {"seq": self.seq + 1, "type": "act", "seat": seat, "action": str(chosen)}
+
+    def timeout_event(self, now: float) -> JSONDict | None:
+        """The time-out of the seat whose clock ran out by ``now``, if one did."""
+        deadline = self.clocks.deadline()
+        if self.over or deadline is None or now < deadline or self.clocks.turn_seat is None:
+            return None
+        return {"seq": self.seq + 1, "type": "timeout", "seat": self.clocks.turn_seat}
+
+    def away_event(self, seat: int, reason: str, by: int | None = None) -> JSONDict:
+        """The event that hands ``seat`` to its stand-in until its player comes back: ``disconnected`` (no
+        connection on its turn for a while) or ``handed`` (another player ``by`` did it from the table)."""
+        self.check_open()
+        target = self.seats[seat]
+        if target.token_hash is None or target.bot is not None or target.away:
+            raise Refusal("bad_request", f"seat {seat} is not a person's seat that could be handed over")
+        if reason == "handed" and not (target.timeouts > 0 or target.connections == 0):
+            raise Refusal("bad_request", f"{self.name_of(seat)} is here: only an away seat can be handed over")
+        event: JSONDict = {"seq": self.seq + 1, "type": "away", "seat": seat, "reason": reason}
+        if by is not None:
+            event["by"] = by
+        return event
+
+    def hand_over_event(self, seat: int, token: str) -> JSONDict:
+        """Another player of this table hands the away ``seat`` to its stand-in."""
+        if not 0 <= seat < len(self.seats):
+            raise Refusal("bad_request", f"seat must be 0..{len(self.seats) - 1}")
+        by = self.seat_of_token(token)
+        if by == seat:
+            raise Refusal("bad_request", 'to let a bot play your own seat, use "bot"')
+        return self.away_event(seat, "handed", by)
+
+    def ready_event(self, seat: int, now: float) -> JSONDict:
+        """A player is ready for the next round (during a round's end)."""
+        if not self.paused(now):
+            raise Refusal("bad_request", "there is no round's end to move on from")
+        return {"seq": self.seq + 1, "type": "ready", "seat": seat}
+
+    def resume_event(self) -> JSONDict:
+        """The event a restarted server writes for a running table: the running clock starts its turn afresh."""
+        return {"seq": self.seq + 1, "type": "resume"}
+
+    def paused(self, now: float) -> bool:
+        """A round's end is being shown at ``now``: nobody acts, no clock runs."""
+        until = self.clocks.paused_until
+        return until is not None and now < until and not self.over
+
+    def abandoned(self) -> bool:
+        """Every person's seat is handed to its stand-in: the bots would play alone."""
+        humans = [seat for seat in self.seats if seat.token_hash is not None and seat.bot is None]
+        return bool(humans) and all(seat.away for seat in humans) and self.started and not self.over
 
     def check_open(self) -> None:
         """Refuse (``game_over``, ``expired``) once the table takes no more events."""
@@ -274,23 +371,66 @@ class Table:
         if event["seq"] != self.seq + 1:
             raise Refusal("bad_state", f"event {event['seq']} does not follow {self.seq}")
         kind = event["type"]
-        if kind == "end":
-            self.ended = str(event["reason"])
-            self._logged(
-                event, {"seq": event["seq"], "seat": None, "type": kind, "reason": self.ended}, _ENDS[self.ended]
-            )
+        at = float(event.get("time", time.time()))
+        if kind in ("end", "resume"):
+            entry: JSONDict = {"seq": event["seq"], "seat": None, "type": kind}
+            if kind == "end":
+                self.ended = entry["reason"] = str(event["reason"])
+                text = _ENDS[self.ended]
+            else:
+                self.clocks.resume(at)
+                text = "the server is back: the clock of the seat to act starts again"
+            self._logged(event, entry, text)
             return
         seat = self.seats[event["seat"]]
         who = self.name_of(seat.index)
-        entry: JSONDict = {"seq": event["seq"], "seat": seat.index, "type": kind, "by": who}
+        entry = {"seq": event["seq"], "seat": seat.index, "type": kind, "by": who}
         if kind == "act":
             action = self.state.parse_action(event["action"])
+            round_before = self._round()
+            if seat.played_by_standin:
+                entry["standin"] = seat.standin
+                who = entry["by"] = f"{seat.standin} bot for {who}"
+            else:
+                seat.timeouts = 0
+            self.clocks.charge(at)
             self.state = self.state.apply(action)
             entry["action"] = self.game.public_text(str(action))
             if seat.bot is not None:
                 entry["bot"] = seat.bot  # the bot that made this move (for a person's seat: a bot playing for them)
             text = f"{who}: {entry['action']}"
+            if self._round() != round_before and not self.state.is_over and self.round_pause > 0:
+                self.clocks.pause(at + self.round_pause)  # show the round's end; nobody's clock runs meanwhile
+                self.ready.clear()
+            if self._round() != round_before:
+                entry["round_over"] = round_before  # the log marks the round's end (its text stays the action's)
+        elif kind == "timeout":
+            seat.timeouts += 1
+            seat.standing_in = True
+            self.clocks.timed_out(seat.index)
+            entry["standin"] = seat.standin
+            text = f"{who} ran out of time — the {seat.standin} bot played for them"
+            if seat.timeouts >= 2:
+                seat.away = True
+                text += " (and plays on until they come back)"
+        elif kind == "away":
+            seat.away = True
+            entry["standin"] = seat.standin
+            entry["reason"] = event["reason"]
+            if event["reason"] == "handed":
+                text = f"{self.name_of(event['by'])} handed {who}'s seat to the {seat.standin} bot until they come back"
+            else:
+                text = f"{who} is away — the {seat.standin} bot plays for them until they come back"
+        elif kind == "ready":
+            self.ready.add(seat.index)
+            text = f"{who} is ready for the next round"
+            waiting = {s.index for s in self.seats if s.joined and not s.away and s.connections > 0}
+            if waiting <= self.ready:
+                self.clocks.pause(at)  # everyone here is ready: the next round starts now
         elif kind == "join":
+            if seat.away or seat.timeouts:
+                self.clocks.banks[seat.index] = self.clocks.spec.grace  # back from away, with a fresh small bank
+            seat.away, seat.timeouts, seat.standing_in = False, 0, False
             seat.bot, seat.name, seat.joined = None, event["name"], True
             entry["by"] = entry["name"] = seat.name
             text = f"{seat.name} takes seat {seat.index}"
@@ -307,7 +447,31 @@ class Table:
                 self.started = True
         else:
             raise Refusal("bad_state", f"unknown event type {kind!r}")
+        self._next_turn(at)
         self._logged(event, entry, text)
+
+    def _round(self) -> object:
+        """The game's round (L.A.M.A.'s), or None for a game without rounds."""
+        return getattr(self.state, "round", None)
+
+    def _next_turn(self, at: float) -> None:
+        """Whose clock runs after an event at ``at``: the seat to act, if a person plays it now."""
+        for seat in self.seats:  # a stand-in plays only the rest of the turn that ran out
+            if seat.standing_in and seat.index != self.state.current_player:
+                seat.standing_in = False
+        current = self.state.current_player
+        if (
+            self.ended is not None
+            or not self.started
+            or current is None
+            or self.seats[current].bot is not None
+            or self.seats[current].played_by_standin
+        ):
+            current = None
+        if self.clocks.turn_seat is not None and self.clocks.turn_seat != current:
+            self.clocks.end_turn(at)
+        if current is not None and self.clocks.turn_seat != current:
+            self.clocks.start_turn(current, at)
 
     def _logged(self, event: JSONDict, entry: JSONDict, text: str) -> None:
         self.seq = event["seq"]
@@ -344,7 +508,8 @@ class Table:
         current = self.state.current_player
         if not self.started or current is None or self.ended is not None:
             return None
-        return self.seats[current].bot
+        seat = self.seats[current]
+        return seat.standin if seat.bot is None and seat.played_by_standin else seat.bot
 
     def bot_turn(self) -> BotTurn:
         """What the current bot seat decides from: its bot (kept for the game, so it remembers what it saw), its
@@ -353,7 +518,7 @@ class Table:
         state, seq = self.state, self.seq
         current = state.current_player
         assert current is not None
-        name = self.seats[current].bot
+        name = self.bot_to_move()
         assert name is not None
         kept = self._bots.get(current)
         if kept is None or kept[0] != name:
@@ -395,8 +560,23 @@ class Table:
             "seats": [seat.public() for seat in self.seats],
             "result": self.result(),
             "rematch": self.rematch,
+            "clock": self.clock_summary(),
             "created": self.meta.created,
             "updated": self.updated,
+        }
+
+    def clock_summary(self) -> JSONDict:
+        """The clocks as the last event left them: each seat's time left (the running one's as of the start of
+        its turn), whose clock runs, its ``deadline`` and the end of a round's pause (unix times)."""
+        clocks = self.clocks
+        spec = clocks.spec
+        return {
+            **spec.to_json(),
+            "remaining": [round(bank, 3) for bank in clocks.banks] if clocks.timed else None,
+            "running": clocks.turn_seat,
+            "deadline": clocks.deadline(),
+            "paused_until": clocks.paused_until if clocks.paused_until and not self.over else None,
+            "ready": sorted(self.ready),
         }
 
     def state_text(self, seat: int | None) -> str:
@@ -414,7 +594,14 @@ class Table:
     def state_message(self, seat: int | None, shared: bool = True) -> JSONDict:
         """The ``state`` message for a seat (its own observation) or a spectator (``None``)."""
         state = self.state
-        mine = seat is not None and state.current_player == seat and self.started and self.seats[seat].joined
+        mine = (
+            seat is not None
+            and state.current_player == seat
+            and self.started
+            and self.seats[seat].joined
+            and not self.seats[seat].played_by_standin
+            and not self.over
+        )
         message: JSONDict = {
             "type": "state",
             "seq": self.seq,
@@ -422,6 +609,7 @@ class Table:
             "observation": state.observation(seat) if seat is not None else state.public_observation(),
             "legal_actions": [str(a) for a in state.legal_actions()] if mine else [],
             "your_turn": mine,
+            "server_time": time.time(),  # to count the clocks down against the server's own time
         }
         if shared:
             message["table"] = self.summary()
