@@ -106,3 +106,88 @@ def test_a_bot_playing_for_you_is_credited(server: Server, page: Page) -> None:
     if won:
         expect(end.locator("h2")).to_have_text("Your seat won — the smart bot played it for you")
     screenshot(page, "details_bot_for_you")
+
+
+def test_no_card_is_shown_before_everyone_sits_down(server: Server, page: Page) -> None:
+    """While a seat is still empty the L.A.M.A. table shows no hand and no discard, as its prompt says."""
+    created = server.post("/api/tables", {"game": "lama", "players": 3, "bots": {"2": "heuristic"}})
+    page.goto(server.url + created["seats"][0]["invite"])
+    page.get_by_test_id("join-name").fill("Ana")
+    page.get_by_test_id("join").click()
+    expect(page.get_by_test_id("hand")).to_contain_text("The cards are dealt when everyone has sat down.")
+    assert page.get_by_test_id("hand").locator(".card").count() == 0
+    assert page.get_by_test_id("discard").locator(".card.face").count() == 0
+    expect(page.get_by_test_id("opponents").get_by_test_id("card-count").first).to_have_text("not dealt yet")
+    expect(page.locator("[data-testid=quit]")).to_have_count(0)
+    screenshot(page, "details_lama_waiting")
+    friend = created["seats"][1]
+    server.post(f"/api/tables/{created['id']}/seats/1/join", {"token": friend["token"], "name": "Bo"})
+    expect(page.get_by_test_id("hand").locator(".card")).to_have_count(6)
+    expect(page.get_by_test_id("discard").locator(".card.face")).not_to_have_count(0)
+
+
+RENDER = """async ({ message, touch }) => {
+  const { createTable } = await import('/static/js/games/kamara.js');
+  const components = (await (await fetch('/api/games/kamara/components')).json()).components;
+  const root = document.createElement('div');
+  document.body.replaceChildren(root);
+  const ctx = { send: () => true, t: (key) => key, lang: 'en', seat: 0, table: message.table, components,
+                playerName: (seat) => ['Ana', 'Bo', 'Cy'][seat], confirm: async () => false };
+  createTable(root, ctx).update(message);
+  await new Promise((done) => setTimeout(done, 50));
+}"""
+
+
+def kamara_message(state: Any, seat: int = 0) -> dict[str, Any]:
+    """The state message the server would send ``seat`` (only what that seat may know)."""
+    seats = [
+        {"seat": s, "kind": "human", "bot": None, "name": n, "joined": True, "connected": True}
+        for s, n in enumerate(["Ana", "Bo", "Cy"])
+    ]
+    table = {"id": "t", "game": "kamara", "players": 3, "status": "running", "seats": seats, "options": {}}
+    return {
+        "type": "state",
+        "seq": 9,
+        "seat": seat,
+        "your_turn": state.current_player == seat,
+        "legal_actions": [str(a) for a in state.legal_actions()] if state.current_player == seat else [],
+        "observation": state.observation(seat),
+        "table": {**table, "current_player": state.current_player},
+        "log": [],
+    }
+
+
+def test_kamara_previews_a_flip_and_tells_its_two_signs_apart(server: Server, page: Page) -> None:
+    """Standing on a paltik, the other face of the tile is shown before the flip; the flip sign (a solid ring
+    with ↻) is not the poke sign (a dashed square)."""
+    from tests.kamara.helpers import build
+
+    state = build([("red", "b8"), ("blue", "a1"), ("orange", "i1")])  # red (seat 0) on the NW tile's paltik
+    assert "flip" in [str(a) for a in state.legal_actions()]
+    page.goto(server.url + "/")
+    page.evaluate(RENDER, {"message": kamara_message(state), "touch": False})
+    preview = page.get_by_test_id("flip-preview")
+    expect(preview).to_be_visible()
+    assert preview.get_attribute("data-face") == "B"  # every face is A in this chamber: a flip shows B
+    pictures = preview.locator("svg")
+    assert pictures.count() == 2 and pictures.nth(0).inner_html() != pictures.nth(1).inner_html()
+    ring = page.locator(".k-legend .k-flip-ring").first
+    poke = page.locator(".k-legend .k-t-poke-source rect").first
+    assert ring.evaluate("(node) => getComputedStyle(node).strokeDasharray") == "none"
+    assert poke.evaluate("(node) => getComputedStyle(node).strokeDasharray") != "none"
+    screenshot(page, "details_kamara_flip_preview")
+
+
+def test_kamara_hints_say_tap_on_a_touch_screen(server: Server, browser: Any) -> None:
+    from tests.kamara.helpers import build
+
+    state = build([("red", "e5"), ("blue", "a1"), ("orange", "i1")])
+    for touch, word in ((False, "Click a highlighted square"), (True, "Tap a highlighted square")):
+        context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=touch, is_mobile=touch)
+        try:
+            page = context.new_page()
+            page.goto(server.url + "/")
+            page.evaluate(RENDER, {"message": kamara_message(state), "touch": touch})
+            expect(page.locator(".k-hint")).to_contain_text(word)
+        finally:
+            context.close()

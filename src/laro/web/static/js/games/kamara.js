@@ -13,6 +13,8 @@ import { panelMethods } from "./kamara/panel.js";
 import { boardMethods } from "./kamara/targets.js";
 import EN from "../i18n/kamara.en.js";
 
+const TOUCH = window.matchMedia("(pointer: coarse)"); // a touch screen: the hints say tap, not click
+
 function ensureStyles() {
   // table.js loads css/kamara.css itself; this covers a page that does not
   if (document.querySelector('link[data-kamara-css], link[href$="/css/kamara.css"]')) return;
@@ -90,6 +92,7 @@ class KamaraTable {
       text = null;
     }
     if (typeof text !== "string" || text === key || text === "") text = fill(EN[key] ?? key, params);
+    if (TOUCH.matches) text = text.replace(/\bClick\b/g, "Tap").replace(/\bclick\b/g, "tap"); // a finger taps
     return text;
   }
 

@@ -213,8 +213,9 @@ export function createTable(root, ctx) {
       els.opponents,
       order.map((seat) => {
         const { current, quit } = seatBadge(seat, obs, message);
+        const waiting = message.table.status === "open"; // nothing is dealt until everyone sits down
         const count = obs.hand_sizes[seat];
-        const backs = Math.min(count, 6);
+        const backs = waiting ? 0 : Math.min(count, 6);
         return h(
           "div",
           { class: `opponent${current ? " current" : ""}${quit ? " quit" : ""}`, dataset: { seat, testid: "opponent" } },
@@ -231,7 +232,7 @@ export function createTable(root, ctx) {
             "div",
             { class: "opp-cards", title: t("lama.cards_count", { n: count }) },
             h("span", { class: "mini-backs" }, Array.from({ length: backs }, () => cardBack("mini"))),
-            h("span", { class: "count", dataset: { testid: "card-count" } }, t("lama.cards_count", { n: count })),
+            h("span", { class: "count", dataset: { testid: "card-count" } }, waiting ? t("lama.not_dealt") : t("lama.cards_count", { n: count })),
           ),
           tokens(ctx, obs.tokens[seat], obs.scores[seat]),
         );
@@ -266,6 +267,14 @@ export function createTable(root, ctx) {
       h("div", { class: "pile-label" }, h("strong", {}, t("lama.draw_pile_title")), " ", h("span", { class: "pile-count", dataset: { testid: "draw-count" } }, String(obs.draw_pile_count))),
     );
 
+    if (message.table.status === "open") {
+      replace(
+        els.discard,
+        h("div", { class: "discard-stack", dataset: { testid: "discard" } }, h("span", { class: "card big empty-slot" }, t("lama.not_dealt"))),
+        h("div", { class: "pile-label" }, h("strong", {}, t("lama.discard_title"))),
+      );
+      return;
+    }
     const pile = obs.discard_pile || [obs.top_card];
     const under = pile.slice(-3, -1);
     const key = `${obs.round}:${pile.length}`;
@@ -322,7 +331,8 @@ export function createTable(root, ctx) {
     const mine = message.your_turn;
     const quit = obs.quit[seat];
     const current = mine;
-    const hand = obs.hand || [];
+    const waiting = message.table.status === "open"; // your cards are yours once everyone sits down
+    const hand = waiting ? [] : obs.hand || [];
     const cards = hand.map((card) => {
       const playable = mine && plays.has(card);
       if (!playable) {
@@ -353,13 +363,13 @@ export function createTable(root, ctx) {
         h("span", { class: "turn-mark", "aria-hidden": "true" }, current ? "▶" : ""),
         h("span", { class: "seat-dot", style: { "--seat-color": `var(--seat-${seat % 8})` } }),
         h("strong", {}, ctx.playerName(seat)),
-        h("span", { class: "muted" }, t("lama.your_hand", { n: hand.length, points: penalty(hand) })),
+        waiting ? null : h("span", { class: "muted" }, t("lama.your_hand", { n: hand.length, points: penalty(hand) })),
         quit ? h("span", { class: "badge quit-badge" }, "⏏ ", t("lama.quit_badge")) : null,
         h("span", { class: "spacer" }),
         tokens(ctx, obs.tokens[seat], obs.scores[seat]),
       ),
-      h("div", { class: `hand${quit ? " laid-down" : ""}`, dataset: { testid: "hand" } }, cards.length ? cards : h("span", { class: "muted" }, t("lama.no_cards"))),
-      obs.is_over ? null : h("div", { class: "me-actions" }, drawBtn, quitBtn),
+      h("div", { class: `hand${quit ? " laid-down" : ""}`, dataset: { testid: "hand" } }, cards.length ? cards : h("span", { class: "muted" }, t(waiting ? "lama.prompt_open" : "lama.no_cards"))),
+      obs.is_over || waiting ? null : h("div", { class: "me-actions" }, drawBtn, quitBtn),
     );
   }
 

@@ -213,6 +213,7 @@ export default {
   "lama.draw_label": "Draw a card ({n} left)",
   "lama.draw": "Draw",
   "lama.empty": "empty",
+  "lama.not_dealt": "not dealt yet",
   "lama.discard_title": "Discard pile",
   "lama.top_card": "Top card: {card}",
   "lama.next_cards": "next: {a} or {b}",

@@ -210,6 +210,7 @@ export default {
   "lama.draw_label": "카드 뽑기 ({n}장 남음)",
   "lama.draw": "뽑기",
   "lama.empty": "없음",
+  "lama.not_dealt": "아직 나누지 않음",
   "lama.discard_title": "버린 카드",
   "lama.top_card": "맨 위 카드: {card}",
   "lama.next_cards": "다음: {a} 또는 {b}",

@@ -47,6 +47,13 @@ export function paltikMark(x, y, s, light) {
   return `<circle class="k-paltik ${light ? "is-light" : "is-dark"}" cx="${x + c}" cy="${y + c}" r="${s * 0.27}"/>`;
 }
 
+/** "Flip this tile for your card": a solid ring round the paltik with a turning arrow at its corner (the poke
+ * sign is a dashed square, so the two never look alike). */
+export function flipMark(x, y, s) {
+  const c = s / 2;
+  return `<g class="k-flip-mark"><circle class="k-flip-ring" cx="${x + c}" cy="${y + c}" r="${s * 0.4}"/><circle class="k-flip-badge" cx="${x + s * 0.8}" cy="${y + s * 0.2}" r="${s * 0.17}"/><text class="k-flip-arrow" x="${x + s * 0.8}" y="${y + s * 0.2}" dy="0.35em" font-size="${s * 0.26}">↻</text></g>`;
+}
+
 export function logoMark(x, y, s, turns) {
   const c = s / 2;
   const cx = x + c;
@@ -272,7 +279,7 @@ export class Board {
       const [x, y] = xy(square);
       parts.push(paltikMark(x, y, S, light));
       if (view.flipRings && view.flipRings.has(square)) {
-        parts.push(`<circle class="k-flip-ring" cx="${x + S / 2}" cy="${y + S / 2}" r="${S * 0.4}"/>`);
+        parts.push(flipMark(x, y, S));
       }
     }
     if (layout.logo !== null) {

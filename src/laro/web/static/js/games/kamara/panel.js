@@ -1,7 +1,7 @@
 // The panels around the chamber: the status line, the hint, the setup choices, the action buttons, decisions,
 // your cards, every player's diwa and matches, and the key. Methods of the Kamara table (js/games/kamara.js).
 
-import { blockMark, codeSvg, logoMark, paltikMark, printedEntries, taposMark, tileSvg } from "./board.js";
+import { blockMark, codeSvg, diwaChip, flipMark, logoMark, paltikMark, printedEntries, taposMark, tileSvg } from "./board.js";
 import { ARROWS, chipSvg, el } from "./dom.js";
 import { CENTRE, COLOURS, DIRECTIONS, LETTERS, OUTWARD, SLOTS, SLOT_KIND, readCode, slotOfPosition } from "./geometry.js";
 
@@ -250,6 +250,7 @@ export const panelMethods = {
       );
     }
     parts.push(buttons);
+    if (paltik && layout.placed[paltik.slot]) parts.push(this.flipPreview(layout.placed[paltik.slot], paltik.slot));
     if (this.mode) {
       parts.push(
         el(
@@ -267,6 +268,20 @@ export const panelMethods = {
       parts.push(el("div", { class: "k-mode" }, el("strong", {}, this.t("kamara.poke")), el("span", {}, this.t("kamara.hint.poke", { colour: this.colourName(this.pick.poke) })), el("button", { type: "button", class: "k-btn k-quiet", dataset: { k: "cancel" }, onclick: () => this.cancel() }, this.t("kamara.cancel"))));
     }
     return parts;
+  },
+
+  /** The tile you stand on as it lies now and as a flip would turn it (its other face: other walls). */
+  flipPreview(placed, slot) {
+    const now = tileSvg(placed.tile, placed.face, placed.turns, 56, `${placed.id} ${"AB"[placed.face]}`);
+    const after = tileSvg(placed.tile, 1 - placed.face, placed.turns, 56, `${placed.id} ${"AB"[1 - placed.face]}`);
+    return el(
+      "div",
+      { class: "k-flip-preview", dataset: { testid: "flip-preview", face: "AB"[1 - placed.face] } },
+      el("span", {}, this.t("kamara.flip.preview", { slot: SLOTS[slot] })),
+      el("figure", {}, el("span", { html: now }), el("figcaption", {}, this.t("kamara.flip.now"))),
+      el("span", { "aria-hidden": "true" }, "→"),
+      el("figure", { class: "k-flip-after" }, el("span", { html: after }), el("figcaption", {}, this.t("kamara.flip.after"))),
+    );
   },
 
   decisionBox(layout) {
@@ -508,7 +523,8 @@ export const panelMethods = {
       item(pic(`${floor}<line class="k-wall" x1="20" y1="2" x2="20" y2="38"/>`), "kamara.legend.wall"),
       item(pic(`${floor}<line class="k-border" x1="4" y1="2" x2="4" y2="38"/>`), "kamara.legend.border"),
       item(pic(`${floor}<g class="k-lock"><rect x="12" y="18" width="16" height="13" rx="2"/><path d="M15.5 18v-3a4.5 4.5 0 0 1 9 0v3"/></g>`), "kamara.legend.lock"),
-      item(pic(floor + paltikMark(0, 0, 40, true) + '<circle class="k-flip-ring" cx="20" cy="20" r="16"/>'), "kamara.legend.flip_ring"),
+      item(pic(floor + paltikMark(0, 0, 40, true) + flipMark(0, 0, 40)), "kamara.legend.flip_ring"),
+      item(pic(`${floor}${diwaChip(0, 0, 40, "red")}<g class="k-t-poke-source"><rect x="3" y="3" width="34" height="34" rx="6"/></g>`), "kamara.legend.poke"),
       item(pic(`${floor}<g class="k-legend-target"><rect x="2.5" y="2.5" width="35" height="35" rx="7"/><circle cx="20" cy="20" r="4"/></g>`), "kamara.legend.target"),
     );
     const colours = el("ul", { class: "k-legend-colours" });
