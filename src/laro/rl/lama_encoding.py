@@ -64,7 +64,7 @@ class LamaEncoding:
         kind = self._kind
         for card in observation["hand"]:
             vector[kind[card]] += 1.0 / self.copies
-        if not observation["is_over"] or observation["discard_pile"]:
+        if observation["discard_pile"]:  # empty only while a round is being dealt (OpenSpiel's chance nodes)
             vector[k + kind[observation["top_card"]]] = 1.0
         for card in observation["discard_pile"]:
             vector[2 * k + kind[card]] += 1.0 / self.copies

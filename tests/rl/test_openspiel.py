@@ -1,0 +1,78 @@
+"""OpenSpiel: both games pass pyspiel's random simulation test; resampling keeps what the player knows; OpenSpiel's
+own ISMCTS bot plays whole games."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyspiel
+import pytest
+
+import laro.rl.spiel  # noqa: F401  # registers the games
+from laro.rl.spiel_match import play_spiel_game
+
+
+@pytest.mark.parametrize(
+    ("name", "params", "sims"),
+    [
+        ("python_laro_lama", {"players": 2}, 20),
+        ("python_laro_lama", {"players": 4, "next_round_starter": "ended_round"}, 10),
+        ("python_laro_lama", {"players": 6, "end_score": 20}, 10),
+        ("python_laro_kamara", {"players": 2, "max_rounds": 10}, 3),
+        ("python_laro_kamara", {"players": 4}, 1),
+    ],
+)
+def test_random_sim_test(name: str, params: dict[str, object], sims: int) -> None:
+    game = pyspiel.load_game(name, params)
+    pyspiel.random_sim_test(game, num_sims=sims, serialize=False, verbose=False)
+
+
+def _playout(game: pyspiel.Game, seed: int, steps: int) -> list[pyspiel.State]:
+    rng = np.random.RandomState(seed)
+    state, states = game.new_initial_state(), []
+    while not state.is_terminal() and len(states) < steps:
+        if state.is_chance_node():
+            outcomes, probabilities = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(int(rng.choice(outcomes, p=probabilities)))
+        else:
+            states.append(state.clone())
+            state.apply_action(int(rng.choice(state.legal_actions())))
+    return states
+
+
+@pytest.mark.parametrize(("name", "players"), [("python_laro_lama", 3), ("python_laro_kamara", 3)])
+def test_a_resampled_state_is_one_the_player_cannot_tell_apart(name: str, players: int) -> None:
+    game = pyspiel.load_game(name, {"players": players})
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    differed = 0
+    for state in _playout(game, seed=4, steps=300)[::7]:
+        player = state.current_player()
+        sample = state.resample_from_infostate(player, sampler)
+        assert sample.information_state_string(player) == state.information_state_string(player)
+        assert sample.observation_string(player) == state.observation_string(player)
+        assert sample.information_state_tensor(player) == state.information_state_tensor(player)
+        assert sample.legal_actions() == state.legal_actions()
+        differed += sample.laro.to_json() != state.laro.to_json()
+    assert differed > 0  # the hidden cards were dealt again
+
+
+def test_the_information_state_hides_the_others_cards() -> None:
+    game = pyspiel.load_game("python_laro_lama", {"players": 3})
+    state = _playout(game, seed=2, steps=20)[-1]
+    me = state.current_player()
+    text = state.information_state_string(me)
+    assert text.startswith(f"p{me}: ") and "dealt" in text
+    others_hand = " ".join(state.laro.hand((me + 1) % 3))
+    assert state.information_state_string((me + 1) % 3) != text
+    assert f"holds {others_hand}" not in text
+
+
+def test_openspiel_ismcts_plays_whole_games_against_laro_bots() -> None:
+    result = play_spiel_game(["openspiel-ismcts", "hard", "heuristic"], seed=7, simulations=20)
+    assert result.winners and max(result.scores) >= 40
+    assert sum(result.returns) == pytest.approx(0.0)
+    assert result.decisions["openspiel-ismcts"] > 5 and result.decisions["hard"] > 5
+
+
+def test_bad_parameters_are_refused() -> None:
+    with pytest.raises(ValueError, match="2 to 6 players"):
+        pyspiel.load_game("python_laro_lama", {"players": 9})
