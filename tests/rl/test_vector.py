@@ -6,7 +6,7 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
-from laro.core import IllegalActionError
+from laro.core import IllegalActionError, OptionError
 from laro.games.lama import GAME
 from laro.games.lama.cards import NUM_KINDS, count_of
 from laro.games.lama.state import LamaState, deal_round
@@ -89,3 +89,12 @@ def test_the_default_dealer_deals_whole_decks() -> None:
     engine.reset()
     cards = engine.hands.sum(axis=1) + np.stack([np.bincount(d, minlength=NUM_KINDS) for d in engine.deck])
     assert (cards == 8).all() and (engine.sizes == 6).all()
+
+
+def test_the_batched_engine_refuses_what_it_does_not_play() -> None:
+    with pytest.raises(OptionError, match="classic game, not the party edition"):
+        VectorLama(4, 3, options={"edition": "party"})
+    with pytest.raises(OptionError, match="2 to 6 players"):
+        VectorLama(4, 7)
+    with pytest.raises(OptionError, match="unknown option"):
+        VectorLama(4, 3, options={"colour": "red"})

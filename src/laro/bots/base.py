@@ -13,6 +13,7 @@ from __future__ import annotations
 import importlib
 import random
 from collections.abc import Callable, Sequence
+from importlib.metadata import entry_points
 from typing import Protocol, TypeVar, cast
 
 from laro.core.errors import LaroError
@@ -70,6 +71,15 @@ def list_bots(game: str) -> list[str]:
     return sorted({name for name, for_game in _BOTS if for_game in (game, "*")})
 
 
+def _plugin(kind: str) -> Callable[[str, str], object] | None:
+    """A bot kind that an installed package offers in the ``laro.bots`` entry-point group: ``kind:ARGUMENT`` is
+    made by calling it with the argument and the game's name (laro's rl extra offers ``policy:PATH``)."""
+    for entry in entry_points(group="laro.bots"):
+        if entry.name == kind:
+            return cast(Callable[[str, str], object], entry.load())
+    return None
+
+
 def get_bot(name: str, game: str) -> Bot:
     """A new bot called ``name`` for ``game``; :class:`BotError` names the available ones otherwise.
 
@@ -78,6 +88,9 @@ def get_bot(name: str, game: str) -> Bot:
     """
     base, colon, budget = name.partition(":")
     if colon:
+        plugin = _plugin(base)
+        if plugin is not None:  # e.g. policy:PATH from the rl extra
+            return cast(Bot, plugin(budget, game))
         if base not in _BUDGETED:
             raise BotError(f"no bot {base!r} with a budget; try ismcts:500 (simulations) or ismcts:2s (seconds)")
         module_name, _, attribute = _BUDGETED[base].partition(":")

@@ -14,7 +14,11 @@ from __future__ import annotations
 
 from typing import Any, Generic, TypeVar
 
-__all__ = ["Shared", "share_of_win"]
+import pyspiel
+
+from laro.core import Game
+
+__all__ = ["Shared", "game_info", "game_type", "share_of_win"]
 
 T = TypeVar("T")
 
@@ -38,3 +42,38 @@ def share_of_win(winners: tuple[int, ...], players: int) -> list[float]:
     if not winners:
         return [0.0] * players
     return [(1.0 / len(winners) if seat in winners else 0.0) - 1.0 / players for seat in range(players)]
+
+
+def game_type(short_name: str, long_name: str, game: Game, parameters: dict[str, Any]) -> Any:
+    """The ``GameType`` both games declare: sequential, explicit chance, imperfect information, zero-sum returns
+    at the end, information-state and observation strings and tensors."""
+    return pyspiel.GameType(
+        short_name=short_name,
+        long_name=long_name,
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.ZERO_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=game.max_players,
+        min_num_players=game.min_players,
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=parameters,
+    )
+
+
+def game_info(actions: int, chance_outcomes: int, players: int, longest: int) -> Any:
+    """The ``GameInfo`` of a game of ``players``, with the returns of :func:`share_of_win`."""
+    share = 1.0 / players
+    return pyspiel.GameInfo(
+        num_distinct_actions=actions,
+        max_chance_outcomes=chance_outcomes,
+        num_players=players,
+        min_utility=-share,
+        max_utility=1.0 - share,
+        utility_sum=0.0,
+        max_game_length=longest,
+    )

@@ -28,27 +28,12 @@ import pyspiel
 from laro.games.kamara import GAME, KamaraState
 from laro.games.kamara.components import CARD_IDS, EFFECTS
 from laro.rl.kamara_encoding import KamaraEncoding
-from laro.rl.spiel_common import Shared, share_of_win
+from laro.rl.spiel_common import Shared, game_info, game_type, share_of_win
 
 __all__ = ["KamaraSpielGame", "KamaraSpielState"]
 
 _PARAMETERS = {"players": 2, "actions_per_turn": 5, "target_matches": 3, "max_rounds": 100}
-_TYPE = pyspiel.GameType(
-    short_name="python_laro_kamara",
-    long_name="Kamara (laro)",
-    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-    utility=pyspiel.GameType.Utility.ZERO_SUM,
-    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    max_num_players=GAME.max_players,
-    min_num_players=GAME.min_players,
-    provides_information_state_string=True,
-    provides_information_state_tensor=True,
-    provides_observation_string=True,
-    provides_observation_tensor=True,
-    parameter_specification=_PARAMETERS,
-)
+_TYPE = game_type("python_laro_kamara", "Kamara (laro)", GAME, _PARAMETERS)
 
 
 class KamaraSpielGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel is untyped
@@ -63,16 +48,12 @@ class KamaraSpielGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel is untyped
         self.blank = probe.to_json()
         self.yellow_ids = tuple(CARD_IDS.index(card.id) for card in probe.components.yellow)
         self.green_cards = tuple(probe.components.green_deck)
-        share = 1.0 / self.num_seats
         per_turn = 3 * self.laro_options["actions_per_turn"] + 1  # every action, its decisions, and the end
-        info = pyspiel.GameInfo(
-            num_distinct_actions=GAME.num_actions,
-            max_chance_outcomes=max(len(CARD_IDS), len(EFFECTS), self.num_seats),
-            num_players=self.num_seats,
-            min_utility=-share,
-            max_utility=1.0 - share,
-            utility_sum=0.0,
-            max_game_length=self.laro_options["max_rounds"] * self.num_seats * per_turn + 9 + self.num_seats,
+        info = game_info(
+            GAME.num_actions,
+            max(len(CARD_IDS), len(EFFECTS), self.num_seats),
+            self.num_seats,
+            self.laro_options["max_rounds"] * self.num_seats * per_turn + 9 + self.num_seats,
         )
         super().__init__(_TYPE, info, params)
         self.encoding = KamaraEncoding(self.num_seats, probe.components)

@@ -27,28 +27,13 @@ import pyspiel
 from laro.games.lama import ACTIONS, CARD_TEXT, DRAW, GAME, LamaState
 from laro.games.lama.cards import COPIES, HAND_SIZE, NUM_KINDS
 from laro.rl.lama_encoding import LamaEncoding
-from laro.rl.spiel_common import Shared, share_of_win
+from laro.rl.spiel_common import Shared, game_info, game_type, share_of_win
 
 __all__ = ["LamaSpielGame", "LamaSpielState"]
 
 _PRIVATE = ("dealt", "drew", "holds")  # what only the player itself sees
 _PARAMETERS = {"players": 2, "end_score": 40, "next_round_starter": "last_card"}
-_TYPE = pyspiel.GameType(
-    short_name="python_laro_lama",
-    long_name="L.A.M.A. (laro)",
-    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-    utility=pyspiel.GameType.Utility.ZERO_SUM,
-    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    max_num_players=GAME.max_players,
-    min_num_players=GAME.min_players,
-    provides_information_state_string=True,
-    provides_information_state_tensor=True,
-    provides_observation_string=True,
-    provides_observation_tensor=True,
-    parameter_specification=_PARAMETERS,
-)
+_TYPE = game_type("python_laro_lama", "L.A.M.A. (laro)", GAME, _PARAMETERS)
 
 
 def _longest_game(players: int, end_score: int) -> int:
@@ -66,15 +51,8 @@ class LamaSpielGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel is untyped
         self.num_seats = int(params["players"])
         self.laro_options = {"end_score": int(params["end_score"]), "next_round_starter": params["next_round_starter"]}
         GAME.new_game(self.num_seats, seed=0, options=self.laro_options)  # refuses bad players and options
-        share = 1.0 / self.num_seats
-        info = pyspiel.GameInfo(
-            num_distinct_actions=len(ACTIONS),
-            max_chance_outcomes=NUM_KINDS,
-            num_players=self.num_seats,
-            min_utility=-share,
-            max_utility=1.0 - share,
-            utility_sum=0.0,
-            max_game_length=_longest_game(self.num_seats, self.laro_options["end_score"]),
+        info = game_info(
+            len(ACTIONS), NUM_KINDS, self.num_seats, _longest_game(self.num_seats, self.laro_options["end_score"])
         )
         super().__init__(_TYPE, info, params)
         self.encoding = LamaEncoding(self.num_seats)

@@ -101,6 +101,8 @@ class VectorLama:
         if batch < 1:
             raise OptionError(f"batch must be at least 1; got {batch}")
         self.options = validate_options(OPTIONS, options)
+        if self.options.get("edition", "classic") != "classic":
+            raise OptionError(f"the batched engine plays the classic game, not the {self.options['edition']} edition")
         self.batch, self.num_players = batch, num_players
         self.end_score = int(self.options["end_score"])
         self.last_card_starts = self.options["next_round_starter"] == "last_card"
