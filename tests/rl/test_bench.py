@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
@@ -14,7 +15,12 @@ from laro.rl.bench import bench_rl, pettingzoo_turns_per_second
 
 def _laro(*args: str) -> str:
     result = subprocess.run(
-        [sys.executable, "-m", "laro", *args], capture_output=True, text=True, timeout=120, check=False
+        [sys.executable, "-m", "laro", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+        env={**os.environ, "COLUMNS": "200"},  # one table row a line
     )
     assert result.returncode == 0, result.stderr
     return result.stdout

@@ -70,7 +70,9 @@ def test_openspiel_ismcts_plays_whole_games_against_laro_bots() -> None:
     result = play_spiel_game(["openspiel-ismcts", "hard", "heuristic"], seed=7, simulations=20)
     assert result.winners and max(result.scores) >= 40
     assert sum(result.returns) == pytest.approx(0.0)
-    assert result.decisions["openspiel-ismcts"] > 5 and result.decisions["hard"] > 5
+    assert (
+        result.decisions["openspiel-ismcts"] > 0 and result.decisions["hard"] > 0 and result.decisions["heuristic"] > 0
+    )
 
 
 def test_bad_parameters_are_refused() -> None:
