@@ -134,6 +134,17 @@ class Api:
     def seat(self, table_id: str, seat: int, what: str, body: dict[str, Any], expect: int = 200) -> Any:
         return self.call("POST", f"/api/tables/{table_id}/seats/{seat}/{what}", body, expect=expect)
 
+    def table_log(self, table_id: str) -> list[dict[str, Any]]:
+        """The table's public log (its last 40 entries), as a spectator is told it."""
+
+        async def look() -> list[dict[str, Any]]:
+            client = await Client.connect(self.base.replace("http://", "ws://"), table_id)
+            state = await client.wait_state()
+            await client.close()
+            return list(state["log"])
+
+        return asyncio.run(look())
+
     def join(self, table_id: str, seat: int, token: str, name: str | None = None) -> dict[str, Any]:
         answer: dict[str, Any] = self.seat(table_id, seat, "join", {"token": token, "name": name or f"Player {seat}"})
         return answer

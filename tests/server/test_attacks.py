@@ -317,12 +317,17 @@ def test_websockets_per_address_and_per_table_are_capped(strict: ServerProcess) 
             for i in range(33):
                 ws = await websockets.connect(f"{strict.ws_base}/ws/tables/{created.id}", proxy=None)
                 opened.append(ws)
-                await ws.send(json.dumps({"type": "hello"}))
-                message = json.loads(await asyncio.wait_for(ws.recv(), DEADLINE))
                 if i < 32:
+                    await ws.send(json.dumps({"type": "hello"}))
+                    message = json.loads(await asyncio.wait_for(ws.recv(), DEADLINE))
                     assert message["type"] == "state", (i, message)
-                else:
-                    assert message["type"] == "error" and message["code"] == "too_many"
+                    continue
+                # the 33rd: told why, then closed with 1013 (try again later)
+                message = json.loads(await asyncio.wait_for(ws.recv(), DEADLINE))
+                assert message["type"] == "error" and message["code"] == "too_many"
+                with pytest.raises(websockets.exceptions.ConnectionClosed) as closed:
+                    await asyncio.wait_for(ws.recv(), DEADLINE)
+                assert closed.value.rcvd is not None and closed.value.rcvd.code == 1013
             await asyncio.sleep(0)
         finally:
             for ws in opened:

@@ -9,6 +9,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import subprocess
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -179,8 +181,8 @@ def test_a_table_dropped_under_a_running_store_is_one_line(backend: Backend) -> 
     asyncio.run(main())
 
 
-def test_a_garbled_page_is_one_line_naming_the_file(tmp_path: Path) -> None:
-    path = tmp_path / "laro.db"
+def _garbled_store(path: Path) -> None:
+    """A store file of many pages, every page but the first (the schema) garbled."""
 
     async def main() -> None:
         async with SQLiteStore(path) as store:
@@ -195,9 +197,14 @@ def test_a_garbled_page_is_one_line_naming_the_file(tmp_path: Path) -> None:
     data = bytearray(path.read_bytes())
     page = 4096
     assert len(data) > 20 * page
-    for number in range(2, len(data) // page):  # every page but the first (the schema)
+    for number in range(2, len(data) // page):
         data[number * page : number * page + 64] = b"\xa5" * 64
     path.write_bytes(bytes(data))
+
+
+def test_a_garbled_page_is_one_line_naming_the_file(tmp_path: Path) -> None:
+    path = tmp_path / "laro.db"
+    _garbled_store(path)
 
     from tests.server.conftest import Backend
 
@@ -240,3 +247,19 @@ def test_a_store_missing_its_schema_table_is_damaged_not_foreign(tmp_path: Path)
     Backend("sqlite", str(path), lambda: SQLiteStore(path)).execute("DROP TABLE laro_schema")
     with pytest.raises(StoreError, match="is a damaged laro store: its table laro_schema is missing"):
         asyncio.run(SQLiteStore(path).open())
+
+
+def test_laro_serve_names_a_garbled_store_in_one_line(tmp_path: Path) -> None:
+    """``laro serve`` on a garbled store file says so in one line and exits, with no traceback."""
+    path = tmp_path / "data" / "tables.db"
+    path.parent.mkdir()
+    _garbled_store(path)
+    done = subprocess.run(
+        [sys.executable, "-m", "laro", "serve", "--port", "0", "--data-dir", str(path.parent)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode != 0
+    assert "Traceback" not in done.stderr + done.stdout
+    assert str(path) in done.stderr and "malformed" in done.stderr

@@ -217,7 +217,10 @@ def _check_store(url: str) -> None:
     async def check() -> None:
         store = open_store(url)
         await store.open()
-        await store.close()
+        try:  # what start-up reads: a damaged table is only left out, but a garbled database stops here, in a line
+            await store.load_active()
+        finally:
+            await store.close()
 
     try:
         asyncio.run(check())

@@ -334,7 +334,10 @@ class Table:
         """A player is ready for the next round (during a round's end)."""
         if not self.paused(now):
             raise Refusal("bad_request", "there is no round's end to move on from")
-        return {"seq": self.seq + 1, "type": "ready", "seat": seat}
+        # the last of the players here to be ready ends the pause; the event says so, so the log replays it exactly
+        present = {s.index for s in self.seats if s.joined and not s.away and s.connections > 0}
+        last = present <= self.ready | {seat}
+        return {"seq": self.seq + 1, "type": "ready", "seat": seat, "last": last}
 
     def resume_event(self) -> JSONDict:
         """The event a restarted server writes for a running table: the running clock starts its turn afresh."""
@@ -424,14 +427,15 @@ class Table:
         elif kind == "ready":
             self.ready.add(seat.index)
             text = f"{who} is ready for the next round"
-            waiting = {s.index for s in self.seats if s.joined and not s.away and s.connections > 0}
-            if waiting <= self.ready:
+            if event.get("last"):
                 self.clocks.pause(at)  # everyone here is ready: the next round starts now
         elif kind == "join":
             if seat.away or seat.timeouts:
                 self.clocks.banks[seat.index] = self.clocks.spec.grace  # back from away, with a fresh small bank
             seat.away, seat.timeouts, seat.standing_in = False, 0, False
             seat.bot, seat.name, seat.joined = None, event["name"], True
+            if seat.connections == 0:  # joined without connecting (yet): absent since now
+                seat.disconnected_since = at
             entry["by"] = entry["name"] = seat.name
             text = f"{seat.name} takes seat {seat.index}"
             if all(s.joined or s.bot for s in self.seats):

@@ -1,0 +1,231 @@
+"""Turn clocks as table events with injected times (no sleeping): banks and increments, a Kamara turn of several
+actions as one turn, time-outs and stand-ins, away seats, taking a seat back, hand-overs, the pause at a round's
+end, resuming after a restart, and tables abandoned to their bots. Every table is also rebuilt from its log, so the
+clocks are what the events say."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from laro.server.clocks import ClockError, Clocks, clock_spec
+from laro.server.store import StoredTable
+from laro.server.tables import Refusal, Table
+
+T0 = 1_800_000_000.0
+
+
+class Play:
+    """A table driven by events stamped with chosen times, as the hub stamps them."""
+
+    def __init__(self, table: Table, tokens: dict[int, str]) -> None:
+        self.table, self.tokens, self.events = table, tokens, []
+
+    def do(self, event: dict[str, Any] | None, at: float) -> None:
+        assert event is not None
+        event["time"] = T0 + at
+        self.table.apply(event)
+        self.events.append(event)
+
+    def act(self, at: float, action: str | None = None) -> None:
+        table = self.table
+        seat = table.state.current_player
+        assert seat is not None
+        text = action or str(table.state.legal_actions()[-1])
+        self.do(table.act_event(seat, text, table.seq, now=T0 + at), at)
+
+    def remaining(self, seat: int, at: float) -> float | None:
+        return self.table.clocks.remaining(seat, T0 + at)
+
+    def rebuilt(self) -> Table:
+        """The same table from its stored log: it must agree with the live one."""
+        again = Table.restore(StoredTable(self.table.meta, list(self.events)))
+        assert again.clock_summary() == self.table.clock_summary()
+        seats = [{**seat.public(), "connected": None} for seat in again.seats]  # connections are not in the log
+        assert seats == [{**seat.public(), "connected": None} for seat in self.table.seats]
+        return again
+
+
+def _table(game: str = "lama", players: int = 2, clock: object = "fast", **kwargs: Any) -> Play:
+    table, tokens = Table.create(game, players, {}, {}, seed=5, table_id="t", clock=clock, created=T0, **kwargs)
+    play = Play(table, tokens)
+    for seat, token in tokens.items():
+        play.do(table.join_event(seat, token, f"P{seat}"), 0.0)
+    return play
+
+
+def test_profiles_and_custom_figures() -> None:
+    assert (clock_spec("normal").bank, clock_spec("normal").increment) == (180.0, 10.0)
+    assert clock_spec("daily").per_turn == 86400.0 and clock_spec("none").bank is None
+    assert clock_spec({"per_turn": 3600}).per_turn == 3600.0
+    for bad in ("blitz", {"bank": 1}, {"bank": 60, "per_turn": 60}, {"bank": "60"}, {"increment": 5}, 7, {"x": 1}):
+        with pytest.raises(ClockError):
+            clock_spec(bad)
+    with pytest.raises(Refusal, match="no clock"):
+        Table.create("lama", 2, {}, {}, clock="blitz")
+
+
+def test_the_default_clock_follows_the_number_of_people() -> None:
+    several, _ = Table.create("lama", 3, {}, {2: "random"})
+    alone, _ = Table.create("lama", 3, {}, {1: "random", 2: "random"})
+    assert several.clocks.spec.name == "normal" and alone.clocks.spec.name == "none"
+
+
+def test_a_turn_costs_its_time_and_earns_the_increment() -> None:
+    play = _table(clock={"bank": 60, "increment": 5})
+    first = play.table.state.current_player
+    assert play.table.clocks.turn_seat == first and play.table.clocks.deadline() == T0 + 60
+    play.act(20.0)
+    other = play.table.state.current_player
+    if other != first:  # the turn passed on: 60 - 20 + 5
+        assert play.remaining(first, 30.0) == 45.0
+        assert play.table.clocks.turn_seat == other and play.remaining(other, 30.0) == 50.0
+    play.rebuilt()
+
+
+def test_kamara_s_turn_of_several_actions_is_one_turn() -> None:
+    play = _table("kamara", 2, clock={"bank": 100, "increment": 10})
+    table = play.table
+    at = 0.0
+    while table.state.observation(0).get("phase") != "play":  # setup: one placement a turn
+        at += 1
+        play.act(at)
+    seat = table.state.current_player
+    assert seat is not None
+    start, bank = table.clocks.turn_started, table.clocks.banks[seat]
+    steps = 0
+    while table.state.current_player == seat:
+        at += 2
+        play.act(at, _a_move(table))
+        steps += 1
+        if table.state.current_player == seat:  # still its turn: no increment yet, the same deadline
+            assert table.clocks.deadline() == start + bank
+    assert steps >= 2
+    assert table.clocks.banks[seat] == pytest.approx(bank - (T0 + at - start) + 10)
+    play.rebuilt()
+
+
+def _a_move(table: Table) -> str:
+    legal = [str(a) for a in table.state.legal_actions()]
+    moves = [a for a in legal if a.startswith("move")]
+    return moves[0] if moves else legal[-1]
+
+
+def test_a_time_out_lets_the_stand_in_play_then_two_hand_the_seat_over() -> None:
+    play = _table(clock={"bank": 30, "increment": 0})
+    table = play.table
+    seat = table.state.current_player
+    assert seat is not None
+    assert table.timeout_event(T0 + 29.9) is None
+    play.do(table.timeout_event(T0 + 30.0), 30.0)
+    assert table.bot_to_move() == "heuristic" and table.seats[seat].public()["away"] is True
+    assert table.clocks.turn_seat is None  # nobody's clock runs while the stand-in plays
+    assert table.log[-1]["text"] == f"P{seat} ran out of time — the heuristic bot played for them"
+    with pytest.raises(Refusal) as refused:
+        table.act_event(seat, str(table.state.legal_actions()[0]), table.seq, now=T0 + 31)
+    assert refused.value.code == "not_joined"
+    at = 31.0
+    while table.state.current_player == seat:  # the stand-in plays the rest of the turn
+        play.do(table.make_bot_event(), at)
+    assert not table.seats[seat].away and table.seats[seat].public()["handed"] is False
+    # the next time, its small bank (30 s grace) runs out again: now the seat is handed over
+    while table.state.current_player != seat:
+        at += 1
+        play.act(at)
+    assert table.clocks.turn_seat == seat and table.clocks.banks[seat] == 30.0
+    play.do(table.timeout_event(T0 + at + 30), at + 30)
+    assert table.seats[seat].away and table.seats[seat].public()["handed"] is True
+    # joining again takes the seat back, with a fresh small bank
+    play.do(table.join_event(seat, play.tokens[seat], f"P{seat}"), at + 40)
+    assert not table.seats[seat].away and table.seats[seat].public()["away"] is False
+    assert table.clocks.banks[seat] == 30.0
+    play.rebuilt()
+
+
+def test_others_hand_an_away_seat_over_and_a_table_of_stand_ins_ends() -> None:
+    play = _table(players=3, clock={"bank": 30, "increment": 0})
+    table = play.table
+    with pytest.raises(Refusal, match="is here"):
+        for seat in table.seats:
+            seat.connections = 1
+        table.hand_over_event(1, play.tokens[0])
+    table.seats[1].connections = 0  # gone
+    play.do(table.hand_over_event(1, play.tokens[0]), 5.0)
+    assert table.seats[1].away and "P0 handed P1's seat to the heuristic bot" in table.log[-1]["text"]
+    with pytest.raises(Refusal):
+        table.hand_over_event(0, play.tokens[0])  # one's own seat: use "bot"
+    assert not table.abandoned()
+    for seat in (0, 2):
+        table.seats[seat].connections = 0
+        play.do(table.hand_over_event(seat, play.tokens[1 if seat == 0 else 0]), 6.0 + seat)
+    assert table.abandoned()
+    play.do(table.end_event("abandoned"), 10.0)
+    assert table.status == "abandoned" and table.over and table.bot_to_move() is None
+    play.rebuilt()
+
+
+def test_a_restart_charges_nobody_for_the_outage() -> None:
+    play = _table(clock={"bank": 60, "increment": 0})
+    table = play.table
+    seat = table.clocks.turn_seat
+    assert seat is not None
+    # the server died some time after the turn began and came back 500 s later: the turn starts again
+    play.do(table.resume_event(), 500.0)
+    assert table.clocks.deadline() == T0 + 560.0 and play.remaining(seat, 500.0) == 60.0
+    assert table.log[-1]["type"] == "resume"
+    play.rebuilt()
+
+
+def test_a_resume_gives_at_least_a_grace() -> None:
+    clocks = Clocks(clock_spec({"bank": 60, "increment": 0}), 2)
+    clocks.start_turn(0, at=0.0)
+    clocks.charge(at=59.0)
+    clocks.resume(at=100.0)
+    assert clocks.banks[0] == 30.0 and clocks.deadline() == 130.0
+
+
+def test_the_end_of_a_round_pauses_the_clocks_until_everyone_is_ready() -> None:
+    play = _table(players=2, clock={"bank": 600, "increment": 0}, round_pause=8.0)
+    table = play.table
+    at = 0.0
+    round_before = table.state.round
+    while table.state.round == round_before:
+        at += 1
+        play.act(at)
+    end = at
+    assert table.paused(T0 + end + 1) and table.log[-1]["round_over"] == round_before
+    with pytest.raises(Refusal) as refused:
+        play.act(end + 1)
+    assert refused.value.code == "paused"
+    seat = table.clocks.turn_seat
+    assert seat is not None and table.clocks.deadline() == T0 + end + 8 + table.clocks.banks[seat]
+    for s in table.seats:
+        s.connections = 1
+    play.do(table.ready_event(0, T0 + end + 2), end + 2)
+    assert table.paused(T0 + end + 3)  # one of two is ready
+    play.do(table.ready_event(1, T0 + end + 3), end + 3)
+    assert not table.paused(T0 + end + 3.01)  # everyone is: the next round starts now
+    assert table.clocks.deadline() == T0 + end + 3 + table.clocks.banks[seat]
+    with pytest.raises(Refusal):
+        table.ready_event(0, T0 + end + 4)
+    play.act(end + 4)
+    play.rebuilt()
+
+
+def test_bots_are_never_timed() -> None:
+    table, tokens = Table.create("lama", 2, {}, {1: "random"}, seed=5, clock="fast", created=T0)
+    play = Play(table, tokens)
+    play.do(table.join_event(0, tokens[0], "Ana"), 0.0)
+    at = 0.0
+    for _ in range(30):
+        if table.state.current_player == 1:
+            assert table.clocks.turn_seat is None and table.timeout_event(T0 + 10**6) is None
+            at += 1
+            play.do(table.make_bot_event(), at)
+        elif table.state.current_player == 0:
+            at += 1
+            play.act(at)
+        else:
+            break
+    play.rebuilt()
