@@ -191,3 +191,62 @@ def test_kamara_hints_say_tap_on_a_touch_screen(server: Server, browser: Any) ->
             expect(page.locator(".k-hint")).to_contain_text(word)
         finally:
             context.close()
+
+
+def test_an_opponents_last_move_shows_on_their_box_and_cards_fly(server: Server, page: Page) -> None:
+    """After a bot moves, its box says what it did for a few seconds, and the card it played (or drew) flies
+    between its hand and the pile."""
+    from tests.web.lama_play import seq, take_turn, wait_turn_or_over
+
+    join(server, page, {"game": "lama", "players": 2, "bots": {"1": "heuristic"}})
+    wait_turn_or_over(page)
+    before = seq(page)
+    take_turn(page)
+    wait_turn_or_over(page, before)  # the bot has answered
+    note = page.locator("[data-testid=opponent] [data-testid=last-move]")
+    expect(note).to_have_count(1)
+    last_bot_move = page.evaluate(
+        "() => [...document.querySelectorAll('[data-testid=log] li.log-act')].map((li) => li.textContent)"
+        ".filter((text) => text.startsWith('Smart bot')).pop()"
+    )
+    assert last_bot_move.endswith(note.inner_text())
+    assert int(page.evaluate("() => document.querySelector('.lama').dataset.flights || '0'")) >= 1
+    screenshot(page, "details_lama_last_move")
+    expect(note).to_have_count(0, timeout=8_000)  # gone after a while
+
+
+IN_VIEW = """(selector) => [...document.querySelectorAll(selector)].map((node) => {
+  const box = node.getBoundingClientRect();
+  return { top: box.top, bottom: box.bottom, height: box.height, width: box.width };
+})"""
+
+
+def test_a_phone_shows_your_hand_and_actions_on_your_turn(server: Server, browser: Any) -> None:
+    """On a 390 by 844 phone, at your turn, your L.A.M.A. hand and its buttons are in view, and so are Kamara's
+    action buttons; every button is at least 44 px tall."""
+    from tests.kamara.helpers import build
+    from tests.web.conftest import new_context
+    from tests.web.lama_play import wait_turn_or_over
+
+    context = new_context(browser, mobile=True)
+    try:
+        page = context.new_page()
+        page.set_default_timeout(15_000)
+        join(server, page, {"game": "lama", "players": 4, "bots": {"1": "random", "2": "heuristic", "3": "random"}})
+        wait_turn_or_over(page)
+        page.wait_for_timeout(800)  # the page scrolls your hand into view
+        for box in page.evaluate(IN_VIEW, "[data-testid=hand] .card, .me-actions button"):
+            assert box["top"] >= 0 and box["bottom"] <= 844, box
+        assert all(box["height"] >= 44 for box in page.evaluate(IN_VIEW, ".me-actions button"))
+        screenshot(page, "details_phone_lama_turn")
+        state = build([("red", "e5"), ("blue", "a1"), ("orange", "i1")])
+        page.goto(server.url + "/")
+        page.evaluate(RENDER, {"message": kamara_message(state), "touch": True})
+        buttons = page.evaluate(IN_VIEW, ".k-actions .k-btn")
+        assert len(buttons) == 4
+        (board,) = page.evaluate(IN_VIEW, ".k-boardwrap")
+        for box in buttons:  # above the board, which takes most of a phone's height
+            assert box["bottom"] <= board["top"] and box["height"] >= 44, box
+        screenshot(page, "details_phone_kamara_turn")
+    finally:
+        context.close()

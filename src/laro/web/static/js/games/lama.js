@@ -126,11 +126,16 @@ function tokens(ctx, held, score) {
   );
 }
 
+const LAST_MOVE_MS = 4000; // how long an opponent's last move stays on their box
+const FLIGHT_MS = 450;
+const STILL = window.matchMedia("(prefers-reduced-motion: reduce)");
+
 export function createTable(root, ctx) {
   const t = ctx.t;
   let last = null;
   let lastRoundShown = null;
   let topKey = null;
+  const lastMoves = new Map(); // seat -> {words, at}: each opponent's latest move, shown on their box a while
 
   const els = {
     info: h("div", { class: "lama-info" }),
@@ -235,9 +240,92 @@ export function createTable(root, ctx) {
             h("span", { class: "count", dataset: { testid: "card-count" } }, waiting ? t("lama.not_dealt") : t("lama.cards_count", { n: count })),
           ),
           tokens(ctx, obs.tokens[seat], obs.scores[seat]),
+          lastMoveNote(seat),
         );
       }),
     );
+  }
+
+  /** The seat's latest move, for a few seconds after it (the fade goes on across redraws). */
+  function lastMoveNote(seat) {
+    const move = lastMoves.get(seat);
+    const age = move ? Date.now() - move.at : Infinity;
+    if (age >= LAST_MOVE_MS) return null;
+    return h("div", { class: "last-move", dataset: { testid: "last-move" }, style: { "animation-delay": `-${age}ms` } }, move.words);
+  }
+
+  /** The acts of the log that are newer than the message shown before this one. */
+  function newActs(message, previous) {
+    if (!previous || previous.table.status === "open") return [];
+    return (message.log || []).filter((entry) => entry.type === "act" && entry.seq > previous.seq);
+  }
+
+  function remember(acts, me) {
+    for (const entry of acts) {
+      if (entry.seat === me) continue;
+      lastMoves.set(entry.seat, { words: describe(entry.action ?? ""), at: Date.now() });
+      setTimeout(() => {
+        if (last) drawOpponents(last);
+      }, LAST_MOVE_MS + 50);
+    }
+  }
+
+  /** Where a seat's cards are on the page: your hand, or the opponent's box. */
+  function handOf(seat, me) {
+    if (seat === me) return els.me.querySelector("[data-testid=hand]") || els.me;
+    return els.opponents.querySelector(`[data-seat="${seat}"] .opp-cards`) || els.opponents;
+  }
+
+  /** A card flying from one place to another (played: from the hand to the pile; drawn: from the pile). */
+  function fly(card, from, to) {
+    if (STILL.matches || !from || !to) return;
+    const start = from.getBoundingClientRect();
+    const end = to.getBoundingClientRect();
+    if (!start.width || !end.width) return;
+    const flying = card ? cardFace(ctx, card, { size: "big" }) : cardBack("flying-back");
+    flying.classList.add("flying-card");
+    flying.setAttribute("aria-hidden", "true");
+    const x = start.left + start.width / 2;
+    const y = start.top + start.height / 2;
+    Object.assign(flying.style, { left: `${x}px`, top: `${y}px` });
+    document.body.append(flying);
+    board.dataset.flights = String(Number(board.dataset.flights || 0) + 1);
+    const dx = end.left + end.width / 2 - x;
+    const dy = end.top + end.height / 2 - y;
+    const motion = flying.animate(
+      [
+        { transform: "translate(-50%, -50%) scale(0.6)", opacity: 0.9 },
+        { transform: `translate(calc(${dx}px - 50%), calc(${dy}px - 50%)) scale(1)`, opacity: 1 },
+      ],
+      { duration: FLIGHT_MS, easing: "cubic-bezier(.2,.7,.3,1)" },
+    );
+    motion.onfinish = motion.oncancel = () => flying.remove();
+  }
+
+  function flights(acts, me) {
+    for (const entry of acts) {
+      const found = /^play (\S+)$/.exec(entry.action ?? "");
+      const top = els.discard.querySelector(".discard-stack");
+      const pile = els.draw.querySelector("[data-testid=draw-pile]");
+      if (found) fly(found[1], handOf(entry.seat, me), top);
+      else if (entry.action === "draw") fly(null, pile, handOf(entry.seat, me));
+    }
+  }
+
+  /** At your turn, bring your hand and your buttons into view if they are below the fold (a phone). */
+  function showHand() {
+    const box = els.me.getBoundingClientRect();
+    if (box.bottom > window.innerHeight) els.me.scrollIntoView({ block: "end", behavior: STILL.matches ? "auto" : "smooth" });
+  }
+
+  function describe(text) {
+    if (text === "draw") return t("lama.log.draw");
+    if (text === "quit") return t("lama.log.quit");
+    const found = /^play (\S+)$/.exec(text);
+    if (found && found[1] === PINK) return t("lama.log.play_pink");
+    if (found && isPlus(found[1])) return t("lama.log.play_plus", { card: found[1] });
+    if (found) return found[1] === LLAMA ? t("lama.log.play_llama") : t("lama.log.play", { card: found[1] });
+    return null;
   }
 
   function drawPiles(message) {
@@ -435,8 +523,11 @@ export function createTable(root, ctx) {
 
   return {
     update(message) {
+      const previous = last;
       last = message;
       if (!message.observation) return;
+      const acts = newActs(message, previous);
+      remember(acts, message.seat);
       drawInfo(message);
       drawOpponents(message);
       drawPiles(message);
@@ -444,18 +535,12 @@ export function createTable(root, ctx) {
       drawMe(message);
       drawResult(message);
       board.classList.toggle("my-turn", Boolean(message.your_turn));
+      flights(acts, message.seat);
+      if (message.your_turn && !(previous && previous.your_turn)) showHand();
     },
     destroy() {
       board.remove();
     },
-    describeAction(text) {
-      if (text === "draw") return t("lama.log.draw");
-      if (text === "quit") return t("lama.log.quit");
-      const found = /^play (\S+)$/.exec(text);
-      if (found && found[1] === PINK) return t("lama.log.play_pink");
-      if (found && isPlus(found[1])) return t("lama.log.play_plus", { card: found[1] });
-      if (found) return found[1] === LLAMA ? t("lama.log.play_llama") : t("lama.log.play", { card: found[1] });
-      return null;
-    },
+    describeAction: describe,
   };
 }
