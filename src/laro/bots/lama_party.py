@@ -90,8 +90,7 @@ def party_move(hand: int, top: int, opponents: int, shortest: int, held: int, le
     if pink and (held == 1 or shortest <= PINK_DANGER or not (same or after)):
         return PINK
     if same and after:
-        rank = top if chain_value(_ranks(hand), top, opponents) > 0.0 else following
-        return _of_rank(hand, rank)
+        return _of_rank(hand, _chain_rank(hand, top, opponents))
     if same:
         return _of_rank(hand, top)
     if after:
@@ -100,11 +99,28 @@ def party_move(hand: int, top: int, opponents: int, shortest: int, held: int, le
         return QUIT_MOVE
     threshold = QUIT_BASE + QUIT_PER_CARD_HELD * held + QUIT_PER_OPPONENT_IN * opponents + _SHORTEST[shortest]
     threshold += leaning
-    if _ranks(hand)[_NEXT[following]]:
+    ranks = _ranks(hand)
+    if ranks[_NEXT[following]]:
         threshold += QUIT_IF_HOLDING_TWO_AHEAD
-    if _ranks(hand)[_NEXT[_NEXT[following]]]:
+    if ranks[_NEXT[_NEXT[following]]]:
         threshold += QUIT_IF_HOLDING_THREE_AHEAD
     return DRAW_MOVE if party_penalty(hand) > threshold else QUIT_MOVE
+
+
+_CHAINS: dict[int, int] = {}
+_CHAINS_KEPT = 1 << 16
+
+
+def _chain_rank(hand: int, top: int, opponents: int) -> int:
+    """The rank to play holding both the top's and the next (see :func:`~laro.bots.lama_heuristic.chain_value`),
+    remembered per hand, top and number of opponents: the same few come up again and again in playouts."""
+    key = (hand << 7) | (top << 3) | opponents
+    rank = _CHAINS.get(key)
+    if rank is None:
+        if len(_CHAINS) >= _CHAINS_KEPT:
+            _CHAINS.clear()
+        rank = _CHAINS[key] = top if chain_value(_ranks(hand), top, opponents) > 0.0 else _NEXT[top]
+    return rank
 
 
 def finish_party_round(
@@ -130,7 +146,19 @@ def finish_party_round(
         can_draw = position < end and (quit_mask | (1 << seat)) != full
         if randomness and rng.random() < randomness:
             card = _any_move(hand, top, can_draw, rng)
-        else:
+            found = True
+        else:  # the common case first: no pink llama and one rank to play (its plus card first)
+            following = _NEXT[top]
+            same_plus = (hand >> _PLUS_SHIFT[top]) & 15
+            same = same_plus or (hand >> (4 * top)) & 15
+            after_plus = (hand >> _PLUS_SHIFT[following]) & 15
+            after = after_plus or (hand >> (4 * following)) & 15
+            found = not hand >> _PINK_SHIFT and (not same) != (not after)
+            if found and same:
+                card = PLUS + top if same_plus else top
+            elif found:
+                card = PLUS + following if after_plus else following
+        if not found:
             opponents = 0
             shortest = 63
             for other in range(n):

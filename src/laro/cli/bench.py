@@ -11,7 +11,9 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from laro.core.registry import list_games
+from laro.cli.play import parse_options
+from laro.core import LaroError
+from laro.core.registry import get_game, list_games
 from laro.sim.bench import BenchReport, bench_game
 from laro.sim.search_bench import bench_search, bench_tournament_speed
 
@@ -26,7 +28,8 @@ def _number(value: float, unit: str) -> str:
 
 def render(report: BenchReport, console: Console) -> None:
     """Print one game's figures and targets, then the baselines measured in the same run with the ratios."""
-    table = Table(title=f"{report.game}: {report.players} players, {report.seconds:g} s per figure, one core")
+    options = "".join(f", {key}={value}" for key, value in report.options.items())
+    table = Table(title=f"{report.game}{options}: {report.players} players, {report.seconds:g} s per figure, one core")
     table.add_column("measure")
     table.add_column("laro", justify="right")
     table.add_column("target", justify="right")
@@ -104,6 +107,15 @@ def render(report: BenchReport, console: Console) -> None:
     show_default=True,
     help="server: the server's --bot-delay (seconds a bot waits before each action).",
 )
+@click.option(
+    "--option",
+    "-o",
+    "option_pairs",
+    multiple=True,
+    metavar="KEY=VALUE",
+    help="A game option, as for laro play: -o edition=party measures L.A.M.A.'s Party Edition (and compares its "
+    "playouts with the classic game's).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON instead of a table.")
 def bench(
     game: str | None,
@@ -117,6 +129,7 @@ def bench(
     bots: int,
     heavy: int,
     bot_delay: float,
+    option_pairs: tuple[str, ...],
     as_json: bool,
 ) -> None:
     """Benchmark GAME's engine (every game if omitted): random-playout games and moves per second, apply and
@@ -153,13 +166,22 @@ def bench(
             raise click.BadParameter(
                 f"unknown game {name!r}; games: {', '.join(list_games())}, server, store or rl", param_hint="GAME"
             )
+    options = parse_options(option_pairs)
+    if options and len(games) != 1:
+        raise click.BadParameter("options are a game's: name the game", param_hint="--option")
+    try:
+        for name in games:
+            get_game(name).new_game(players, seed=0, options=options)  # refuse bad options before measuring
+    except LaroError as error:
+        raise click.BadParameter(str(error), param_hint="--option") from None
     console = Console()
     for name in games:
         if not as_json:
-            console.print(f"[bold]measuring {name}[/] …")
-        report = bench_game(name, seconds=seconds or 3.0, players=players)
-        report.figures += bench_search(name, seconds=seconds or 3.0, players=players)
-        report.figures.append(bench_tournament_speed(name, seconds=seconds or 3.0, players=players))
+            shown = "".join(f" {key}={value}" for key, value in options.items())
+            console.print(f"[bold]measuring {name}{shown}[/] …")
+        report = bench_game(name, seconds=seconds or 3.0, players=players, options=options)
+        report.figures += bench_search(name, seconds=seconds or 3.0, players=players, options=options)
+        report.figures.append(bench_tournament_speed(name, seconds=seconds or 3.0, players=players, options=options))
         if as_json:
             click.echo(report.dumps())
         else:

@@ -186,6 +186,13 @@ DOCUMENT: JSON = {
                 "parameters": [
                     _path_param("game"),
                     {"name": "lang", "in": "query", "required": False, "schema": {"type": "string"}},
+                    {
+                        "name": "edition",
+                        "in": "query",
+                        "required": False,
+                        "description": "an edition with its own rules page: L.A.M.A.'s party",
+                        "schema": {"type": "string"},
+                    },
                 ],
                 "responses": {
                     "200": _answer(

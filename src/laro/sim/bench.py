@@ -4,6 +4,9 @@ the same run, so the ratios hold whatever the machine.
 >>> report = bench_game("lama", seconds=0.05, players=3)
 >>> report.figure("random playout moves/s").value > 0
 True
+>>> party = bench_game("lama", seconds=0.05, players=3, options={"edition": "party"})
+>>> party.figure(CLASSIC_RATIO).baseline > 0
+True
 """
 
 from __future__ import annotations
@@ -15,17 +18,19 @@ import platform
 import random
 import time
 import tracemalloc
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from laro.core.game import Action, GameState
 from laro.core.registry import get_game
 
-__all__ = ["TARGETS", "BenchReport", "Figure", "bench_game"]
+__all__ = ["CLASSIC_RATIO", "PARTY_AGAINST_CLASSIC", "TARGETS", "BenchReport", "Figure", "bench_game"]
 
 # the speed targets the project has set itself, in moves per second on one core
 TARGETS: dict[str, float] = {"lama": 250_000.0, "kamara": 40_000.0}
+PARTY_AGAINST_CLASSIC = 0.85  # L.A.M.A. Party Edition playouts: within about 15% of the classic game's moves/s
+CLASSIC_RATIO = "random playout moves/s against the classic game"
 
 
 @dataclass(slots=True)
@@ -58,6 +63,7 @@ class BenchReport:
     seconds: float
     machine: str
     figures: list[Figure] = field(default_factory=list)
+    options: dict[str, Any] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
 
     def figure(self, name: str) -> Figure:
@@ -97,13 +103,15 @@ def _random_playouts(new_game: Callable[[int], Any], seconds: float) -> tuple[fl
     return games / elapsed, moves / elapsed
 
 
-def _sample_positions(game_name: str, players: int, count: int) -> list[tuple[GameState, Action]]:
+def _sample_positions(
+    game_name: str, players: int, count: int, options: Mapping[str, Any] | None = None
+) -> list[tuple[GameState, Action]]:
     game = get_game(game_name)
     rng = random.Random(2)
     sample: list[tuple[GameState, Action]] = []
     seed = 0
     while len(sample) < count:
-        state = game.new_game(players, seed=seed)
+        state = game.new_game(players, seed=seed, options=options)
         seed += 1
         while not state.is_over and len(sample) < count:
             action = rng.choice(state.legal_actions())
@@ -130,7 +138,7 @@ def _timed_rate(call: Callable[[], int], timer: list[float], seconds: float) -> 
     return calls / timer[0]
 
 
-def _peak_memory(game_name: str, players: int, games: int) -> float:
+def _peak_memory(game_name: str, players: int, games: int, options: Mapping[str, Any] | None = None) -> float:
     """Peak traced memory, in KiB, while playing ``games`` random games one after another."""
     game = get_game(game_name)
     rng = random.Random(3)
@@ -138,7 +146,7 @@ def _peak_memory(game_name: str, players: int, games: int) -> float:
     tracemalloc.start()
     try:
         for seed in range(games):
-            state = game.new_game(players, seed=seed)
+            state = game.new_game(players, seed=seed, options=options)
             while not state.is_over:
                 state = state.apply(rng.choice(state.legal_actions()))
         _, peak = tracemalloc.get_traced_memory()
@@ -159,14 +167,19 @@ def _state_memory(sample: Sequence[tuple[GameState, Action]]) -> float:
     return used / len(kept)
 
 
-def _baselines(game_name: str, players: int, seconds: float) -> list[tuple[str, float]]:
+def _baselines(
+    game_name: str, players: int, seconds: float, options: Mapping[str, Any] | None = None
+) -> list[tuple[str, float]]:
     """(name, random-playout moves/s) of other engines, measured now; only those installed."""
     found: list[tuple[str, float]] = []
     if game_name == "lama":
         from laro.sim.baselines.lama_reference import ReferenceLama
 
-        _, moves = _random_playouts(lambda seed: ReferenceLama.new_game(players, seed), seconds)
-        found.append(("laro.sim reference L.A.M.A. (plain lists, deep copies)", moves))
+        party = (options or {}).get("edition") == "party"
+        end_score = int((options or {}).get("end_score", 40))
+        _, moves = _random_playouts(lambda seed: ReferenceLama.new_game(players, seed, end_score, party), seconds)
+        edition = " Party Edition" if party else ""
+        found.append((f"laro.sim reference L.A.M.A.{edition} (plain lists, deep copies)", moves))
     if game_name == "kamara":
         from laro.sim.baselines.kamara_uncached import UncachedKamara
 
@@ -194,12 +207,22 @@ def _rlcard_uno(seconds: float) -> float:
     return moves / (time.perf_counter() - start)
 
 
-def bench_game(game_name: str, seconds: float = 3.0, players: int = 4, memory_games: int = 200) -> BenchReport:
-    """Measure one game's engine on this machine, one core."""
+def bench_game(
+    game_name: str,
+    seconds: float = 3.0,
+    players: int = 4,
+    memory_games: int = 200,
+    options: Mapping[str, Any] | None = None,
+) -> BenchReport:
+    """Measure one game's engine on this machine, one core, played with ``options`` (L.A.M.A.'s Party Edition
+    is also measured against the classic game on the same engine, in the same run)."""
     game = get_game(game_name)
-    report = BenchReport(game_name, players, seconds, f"{platform.python_implementation()} {platform.python_version()}")
-    games_per_s, moves_per_s = _random_playouts(lambda seed: game.new_game(players, seed=seed), seconds)
-    baselines = _baselines(game_name, players, seconds)
+    chosen = dict(options or {})
+    report = BenchReport(
+        game_name, players, seconds, f"{platform.python_implementation()} {platform.python_version()}", options=chosen
+    )
+    games_per_s, moves_per_s = _random_playouts(lambda seed: game.new_game(players, seed=seed, options=chosen), seconds)
+    baselines = _baselines(game_name, players, seconds, chosen)
     if importlib.util.find_spec("rlcard") is None:
         report.notes.append("rlcard is not installed: pip install 'laro[bench]' adds its UNO engine as a baseline")
     target = TARGETS.get(game_name)
@@ -209,8 +232,23 @@ def bench_game(game_name: str, seconds: float = 3.0, players: int = 4, memory_ga
             report.figures.append(Figure("random playout moves/s", moves_per_s, "moves/s", moves, name, target))
     else:
         report.figures.append(Figure("random playout moves/s", moves_per_s, "moves/s", target=target))
+    if game_name == "lama" and chosen.get("edition") == "party":
+        classic = {**chosen, "edition": "classic"}
+        _, classic_moves = _random_playouts(lambda seed: game.new_game(players, seed=seed, options=classic), seconds)
+        # the Party Edition measured again right after, so both figures see the machine alike
+        _, again = _random_playouts(lambda seed: game.new_game(players, seed=seed, options=chosen), seconds)
+        report.figures.append(
+            Figure(
+                CLASSIC_RATIO,
+                (moves_per_s + again) / 2,
+                "moves/s",
+                classic_moves,
+                "the classic game on the same engine (measured between two Party Edition runs)",
+                target_ratio=PARTY_AGAINST_CLASSIC,
+            )
+        )
 
-    sample = _sample_positions(game_name, players, 20_000)
+    sample = _sample_positions(game_name, players, 20_000, chosen)
     states = [state for state, _ in sample]
 
     def apply_all() -> int:
@@ -254,7 +292,9 @@ def bench_game(game_name: str, seconds: float = 3.0, players: int = 4, memory_ga
         ),
         Figure("to_json calls/s", _rate(to_json_all, seconds / 2), "calls/s"),
         Figure("from_json calls/s", _rate(from_json_all, seconds / 2), "calls/s"),
-        Figure(f"peak memory of {memory_games} playouts", _peak_memory(game_name, players, memory_games), "KiB"),
+        Figure(
+            f"peak memory of {memory_games} playouts", _peak_memory(game_name, players, memory_games, chosen), "KiB"
+        ),
         Figure("memory per kept state", _state_memory(sample[:5000]), "bytes"),
     ]
     return report

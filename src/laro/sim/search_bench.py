@@ -15,8 +15,9 @@ import gc
 import random
 import time
 import tracemalloc
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from laro.bots.base import get_bot
 from laro.bots.ismcts import IsmctsBot
@@ -55,14 +56,16 @@ class Position:
         return bot.determinisations(get_game(self.observation["game"]), judge, self.observation)
 
 
-def decision_positions(game_name: str, players: int, count: int) -> list[Position]:
+def decision_positions(
+    game_name: str, players: int, count: int, options: Mapping[str, Any] | None = None
+) -> list[Position]:
     """``count`` decisions (two or more legal actions) of heuristic games, with ISMCTS bots watching every seat."""
     game = get_game(game_name)
     judge = judge_for(game)
     found: list[Position] = []
     seed = 0
     while len(found) < count:
-        state = game.new_game(players, seed=seed)
+        state = game.new_game(players, seed=seed, options=options)
         bots = [get_bot("heuristic", game_name) for _ in range(players)]
         watchers = [IsmctsBot(level="hard") for _ in range(players)]
         rng = random.Random(seed)
@@ -107,9 +110,11 @@ def _determinisations_per_second(positions: list[Position], seconds: float) -> f
     return calls / (time.perf_counter() - start)
 
 
-def bench_search(game_name: str, seconds: float = 3.0, players: int = 4) -> list[Figure]:
-    """ISMCTS figures for one game, one core."""
-    positions = decision_positions(game_name, players, 20)
+def bench_search(
+    game_name: str, seconds: float = 3.0, players: int = 4, options: Mapping[str, Any] | None = None
+) -> list[Figure]:
+    """ISMCTS figures for one game played with ``options``, one core."""
+    positions = decision_positions(game_name, players, 20, options)
     searched = _simulations_per_second(positions, None, seconds)
     generic = _simulations_per_second(positions, PlayoutJudge(), seconds)
     return [
@@ -147,14 +152,16 @@ def _search_memory(position: Position) -> float:
     return peak / 2**10
 
 
-def bench_tournament_speed(game_name: str, seconds: float = 3.0, players: int = 4) -> Figure:
+def bench_tournament_speed(
+    game_name: str, seconds: float = 3.0, players: int = 4, options: Mapping[str, Any] | None = None
+) -> Figure:
     """Tournament games per second with two local processes, against the same games on one process: a lineup
     of one ``easy`` search bot and ``heuristic`` bots (games long enough that the processes, not the writing of
     results, set the pace), as many games as one process plays in about ``seconds``."""
     bots = ("easy", *("heuristic",) * (players - 1))
-    probe = bench_tournament(game_name, bots, games=2 * players)
+    probe = bench_tournament(game_name, bots, games=2 * players, options=options)
     games = max(4 * players, players * round(probe.one_process * seconds / players))
-    measured = bench_tournament(game_name, bots, games=games)
+    measured = bench_tournament(game_name, bots, games=games, options=options)
     if not measured.same_results:
         raise RuntimeError("one process and two played different games")  # pragma: no cover - a determinism bug
     return Figure(
