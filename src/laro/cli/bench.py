@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from laro.cli.play import parse_options
+from laro.cli.play import game_options, parse_options
 from laro.core import LaroError
 from laro.core.registry import get_game, list_games
 from laro.sim.bench import BenchReport, bench_game
@@ -107,14 +107,9 @@ def render(report: BenchReport, console: Console) -> None:
     show_default=True,
     help="server: the server's --bot-delay (seconds a bot waits before each action).",
 )
-@click.option(
-    "--option",
-    "-o",
-    "option_pairs",
-    multiple=True,
-    metavar="KEY=VALUE",
-    help="A game option, as for laro play: -o edition=party measures L.A.M.A.'s Party Edition (and compares its "
-    "playouts with the classic game's).",
+@game_options(
+    "A game option, as for laro play: -o edition=party measures L.A.M.A.'s Party Edition (and compares its "
+    "playouts with the classic game's)."
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON instead of a table.")
 def bench(

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import json
 import signal
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from types import FrameType
-from typing import Any
+from typing import Any, TypeVar
 
 import click
 from rich.console import Console
@@ -23,7 +23,7 @@ from laro.cli.session import Session
 from laro.cli.views import PlayerInfo, view_for
 from laro.core import Game, GameRecord, LaroError, RecordError, get_game, new_seed, replay
 
-__all__ = ["parse_bots", "parse_options", "play", "resolve_game"]
+__all__ = ["game_options", "parse_bots", "parse_options", "play", "resolve_game"]
 
 
 def resolve_game(name: str) -> Game:
@@ -32,6 +32,15 @@ def resolve_game(name: str) -> Game:
         return get_game(name.lower())
     except LaroError as error:
         raise click.BadParameter(str(error), param_hint="GAME") from None
+
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def game_options(help_text: str) -> Callable[[_F], _F]:
+    """The ``--option KEY=VALUE`` (``-o``) option of the commands that take a game's options, repeatable, read
+    with :func:`parse_options` from the parameter ``option_pairs``."""
+    return click.option("--option", "-o", "option_pairs", multiple=True, metavar="KEY=VALUE", help=help_text)
 
 
 def parse_options(pairs: tuple[str, ...]) -> dict[str, Any]:
@@ -103,14 +112,10 @@ def parse_bots(spec: str, game: str, seats: list[int], source: str = "--bots") -
     "simulations per move) or ismcts:Ns (N seconds).",
 )
 @click.option("--seed", type=int, default=None, help="Seed of the game (default: a fresh one). Shown at the end.")
-@click.option(
-    "--option",
-    "-o",
-    "option_pairs",
-    multiple=True,
-    metavar="KEY=VALUE",
-    help="A game option, repeatable, e.g. end_score=20, next_round_starter=ended_round, token_supply=boxed "
-    "(L.A.M.A.) or actions_per_turn=4, target_matches=2, max_rounds=30, elder=0 (Kamara).",
+@game_options(
+    "A game option, repeatable, e.g. edition=party (the L.A.M.A. Party Edition), end_score=20, "
+    "next_round_starter=ended_round, token_supply=boxed (L.A.M.A.) or actions_per_turn=4, target_matches=2, "
+    "max_rounds=30, elder=0 (Kamara)."
 )
 @click.option("--name", default="You", show_default=True, help="Your name at the table and in the record.")
 @click.option(

@@ -6,7 +6,7 @@ import click
 from rich.console import Console
 from rich.markdown import Markdown
 
-from laro.cli.play import parse_options, resolve_game
+from laro.cli.play import game_options, parse_options, resolve_game
 from laro.core import OptionError
 
 __all__ = ["rules"]
@@ -15,14 +15,7 @@ __all__ = ["rules"]
 @click.command()
 @click.argument("game", metavar="GAME")
 @click.option("--lang", "-l", default="en", show_default=True, help="Language of the rules: en or ko.")
-@click.option(
-    "--option",
-    "-o",
-    "option_pairs",
-    multiple=True,
-    metavar="KEY=VALUE",
-    help="The game's options, as for laro play: edition=party shows the L.A.M.A. Party Edition's rules.",
-)
+@game_options("The game's options, as for laro play: edition=party shows the L.A.M.A. Party Edition's rules.")
 def rules(game: str, lang: str, option_pairs: tuple[str, ...]) -> None:
     """Print the rules of GAME (lama or kamara)."""
     the_game = resolve_game(game)

@@ -23,7 +23,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from laro.bots import BotError
-from laro.cli.play import parse_options, resolve_game, stop_on_signals
+from laro.cli.play import game_options, parse_options, resolve_game, stop_on_signals
 from laro.core import OptionError, new_seed
 from laro.sim.executors import EXECUTORS, Executor, ExecutorError, get_executor
 from laro.sim.plot import PlotError, check_plotting, plot_summary
@@ -79,14 +79,7 @@ DEFAULT_GAMES = 100
     help="Where games run: local processes, or a Ray or Dask cluster (extras ray, dask).",
 )
 @click.option("--address", default=None, help="The address of a running Ray or Dask cluster to use.")
-@click.option(
-    "--option",
-    "-o",
-    "option_pairs",
-    multiple=True,
-    metavar="KEY=VALUE",
-    help="A game option, repeatable, e.g. end_score=20 (L.A.M.A.) or max_rounds=30 (Kamara).",
-)
+@game_options("A game option, repeatable, e.g. edition=party, end_score=20 (L.A.M.A.) or max_rounds=30 (Kamara).")
 @click.option(
     "--plot",
     "plot_path",

@@ -126,32 +126,27 @@ class PartyLamaState(LamaState):
                 if not (quit_mask >> seat) & 1:
                     break
         new.current_player = seat
-        hand = hands[seat]
-        top = RANK[discard[-1]]
-        key = (
-            ((hand >> _SAME[top]) & 15 != 0)
-            | ((hand >> _NEXT[top]) & 15 != 0) << 1
-            | ((hand >> _PLUS_SAME[top]) & 15 != 0) << 2
-            | ((hand >> _PLUS_NEXT[top]) & 15 != 0) << 3
-            | (hand >> _PINK_SHIFT != 0) << 4
+        new._legal = _legal_of(
+            hands[seat], discard[-1], draw_pos < len(self.deck) and (quit_mask | (1 << seat)) != full
         )
-        if draw_pos < len(self.deck) and (quit_mask | (1 << seat)) != full:
-            key |= 32
-        new._legal = _LEGAL[top][key]
         return new
 
     def _set_legal(self) -> None:
-        """The legal actions of the current player (the same logic as the end of ``apply``)."""
+        """The legal actions of the current player (as at the end of ``apply``)."""
         seat: int = self.current_player  # type: ignore[assignment]
-        hand = self.hands[seat]
-        top = RANK[self.discard[-1]]
-        key = (
-            ((hand >> _SAME[top]) & 15 != 0)
-            | ((hand >> _NEXT[top]) & 15 != 0) << 1
-            | ((hand >> _PLUS_SAME[top]) & 15 != 0) << 2
-            | ((hand >> _PLUS_NEXT[top]) & 15 != 0) << 3
-            | (hand >> _PINK_SHIFT != 0) << 4
-        )
-        if self.draw_pos < len(self.deck) and (self.quit_mask | (1 << seat)) != (1 << self.num_players) - 1:
-            key |= 32
-        self._legal = _LEGAL[top][key]
+        others_in = (self.quit_mask | (1 << seat)) != (1 << self.num_players) - 1
+        self._legal = _legal_of(self.hands[seat], self.discard[-1], self.draw_pos < len(self.deck) and others_in)
+
+
+def _legal_of(hand: int, top_card: int, may_draw: bool) -> tuple[LamaAction, ...]:
+    """The legal actions of ``hand`` on ``top_card``: the table's row for the top's rank, at the hand's key."""
+    top = RANK[top_card]
+    key = (
+        ((hand >> _SAME[top]) & 15 != 0)
+        | ((hand >> _NEXT[top]) & 15 != 0) << 1
+        | ((hand >> _PLUS_SAME[top]) & 15 != 0) << 2
+        | ((hand >> _PLUS_NEXT[top]) & 15 != 0) << 3
+        | (hand >> _PINK_SHIFT != 0) << 4
+        | may_draw << 5
+    )
+    return _LEGAL[top][key]
