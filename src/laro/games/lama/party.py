@@ -16,6 +16,8 @@ False
 
 from __future__ import annotations
 
+import itertools
+
 from laro.core.game import ActionLike
 from laro.games.lama.actions import DRAW, PLAY, QUIT, LamaAction
 from laro.games.lama.cards import LLAMA, NUM_KINDS, PARTY_DECK, PINK, PLUS, RANK
@@ -58,6 +60,37 @@ _PLUS_NEXT = tuple(_PLUS_SAME[(rank + 1) % NUM_KINDS] for rank in range(NUM_KIND
 _PINK_SHIFT = 4 * PINK
 _AGAIN = tuple(PLUS <= card < PINK for card in range(PINK + 1))  # a plus card: another turn
 _new = object.__new__
+
+
+_Rows = tuple[dict[int, tuple[LamaAction, ...]], dict[int, tuple[LamaAction, ...]]]  # without, with drawing
+
+
+def _by_hand() -> tuple[tuple[_Rows, ...], tuple[int, ...]]:
+    """The legal actions looked up at once, per top rank and may-draw: by the hand's counts of the cards that may
+    follow that rank (its number and plus card, the next's, the pink llama), every combination of them; and the
+    mask that keeps just those counts of a hand."""
+    tables: list[_Rows] = []
+    masks = []
+    for rank in range(NUM_KINDS):
+        shifts = sorted({_SAME[rank], _NEXT[rank], _PLUS_SAME[rank], _PLUS_NEXT[rank], _PINK_SHIFT} - {_NOTHING})
+        masks.append(sum(15 << shift for shift in shifts))
+        rows: _Rows = ({}, {})
+        for counts in itertools.product(*(range(8) if shift < 4 * PLUS else range(2) for shift in shifts)):
+            hand = sum(count << shift for count, shift in zip(counts, shifts, strict=True))
+            key = (
+                ((hand >> _SAME[rank]) & 15 != 0)
+                | ((hand >> _NEXT[rank]) & 15 != 0) << 1
+                | ((hand >> _PLUS_SAME[rank]) & 15 != 0) << 2
+                | ((hand >> _PLUS_NEXT[rank]) & 15 != 0) << 3
+                | (hand >> _PINK_SHIFT != 0) << 4
+            )
+            rows[0][hand] = _LEGAL[rank][key]
+            rows[1][hand] = _LEGAL[rank][key | 32]
+        tables.append(rows)
+    return tuple(tables), tuple(masks)
+
+
+_BY_HAND, _MASK = _by_hand()
 
 
 class PartyLamaState(LamaState):
@@ -126,27 +159,14 @@ class PartyLamaState(LamaState):
                 if not (quit_mask >> seat) & 1:
                     break
         new.current_player = seat
-        new._legal = _legal_of(
-            hands[seat], discard[-1], draw_pos < len(self.deck) and (quit_mask | (1 << seat)) != full
-        )
+        top = RANK[discard[-1]]
+        may_draw = draw_pos < len(self.deck) and (quit_mask | (1 << seat)) != full
+        new._legal = _BY_HAND[top][may_draw][hands[seat] & _MASK[top]]
         return new
 
     def _set_legal(self) -> None:
         """The legal actions of the current player (as at the end of ``apply``)."""
         seat: int = self.current_player  # type: ignore[assignment]
-        others_in = (self.quit_mask | (1 << seat)) != (1 << self.num_players) - 1
-        self._legal = _legal_of(self.hands[seat], self.discard[-1], self.draw_pos < len(self.deck) and others_in)
-
-
-def _legal_of(hand: int, top_card: int, may_draw: bool) -> tuple[LamaAction, ...]:
-    """The legal actions of ``hand`` on ``top_card``: the table's row for the top's rank, at the hand's key."""
-    top = RANK[top_card]
-    key = (
-        ((hand >> _SAME[top]) & 15 != 0)
-        | ((hand >> _NEXT[top]) & 15 != 0) << 1
-        | ((hand >> _PLUS_SAME[top]) & 15 != 0) << 2
-        | ((hand >> _PLUS_NEXT[top]) & 15 != 0) << 3
-        | (hand >> _PINK_SHIFT != 0) << 4
-        | may_draw << 5
-    )
-    return _LEGAL[top][key]
+        top = RANK[self.discard[-1]]
+        may_draw = self.draw_pos < len(self.deck) and (self.quit_mask | (1 << seat)) != (1 << self.num_players) - 1
+        self._legal = _BY_HAND[top][may_draw][self.hands[seat] & _MASK[top]]
