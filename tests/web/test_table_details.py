@@ -250,3 +250,34 @@ def test_a_phone_shows_your_hand_and_actions_on_your_turn(server: Server, browse
         screenshot(page, "details_phone_kamara_turn")
     finally:
         context.close()
+
+
+def test_korean_names_stay_whole_and_take_the_right_particle(server: Server, browser: Any) -> None:
+    """In Korean at 1280 px every tile name of the pool is on one line (no lone ")"), and a particle written for
+    both endings is chosen from the word before it."""
+    from tests.web.conftest import new_context
+
+    context = new_context(browser, locale="ko-KR")
+    try:
+        page = context.new_page()
+        page.set_default_timeout(15_000)
+        join(server, page, {"game": "kamara", "players": 3, "bots": {"1": "heuristic", "2": "heuristic"}})
+        page.wait_for_function("() => document.querySelectorAll('.k-pool-name').length >= 8", timeout=30_000)
+        lines = page.evaluate(
+            "() => [...document.querySelectorAll('.k-pool-name')].map((node) => {"
+            " const range = document.createRange(); range.selectNodeContents(node);"
+            " return [node.textContent, new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size]; })"
+        )
+        assert any(name == "hagdan(계단)" for name, _ in lines) and all(count == 1 for _, count in lines), lines
+        text = page.locator("body").inner_text()
+        for generic in ("을(를)", "를(을)", "이(가)", "은(는)", "과(와)", "(으)로"):
+            assert generic not in text
+        chosen = page.evaluate(
+            "async () => { const { particles } = await import('/static/js/i18n.js');"
+            " return ['kamara을(를)', '봇 4이(가)', 'hagdan(계단)을(를)', 'b3(으)로', 'e5(으)로', 'i1(으)로']"
+            ".map(particles); }"
+        )
+        assert chosen == ["kamara를", "봇 4가", "hagdan(계단)을", "b3으로", "e5로", "i1로"]
+        screenshot(page, "details_korean_pool")
+    finally:
+        context.close()

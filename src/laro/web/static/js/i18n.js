@@ -90,12 +90,41 @@ export function has(key) {
   return key in strings || key in fallback;
 }
 
-/** The text of `key` with `{name}` replaced by `params.name`; the key itself when there is no such string. */
+/** The text of `key` with `{name}` replaced by `params.name`; the key itself when there is no such string. In
+ * Korean a particle written for both endings, as in "{name}이(가)", is chosen from the word before it. */
 export function t(key, params = {}) {
   if (params.n === 1 && (`${key}.one` in strings || `${key}.one` in fallback)) key = `${key}.one`; // "1 card"
   const text = key in strings ? strings[key] : key in fallback ? fallback[key] : key;
   if (typeof text === "function") return text(params);
-  return String(text).replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
+  const filled = String(text).replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
+  return current === "ko" ? particles(filled) : filled;
+}
+
+// a particle pair: [after a final consonant, after a vowel]
+const PAIRS = { "을(를)": ["을", "를"], "를(을)": ["을", "를"], "이(가)": ["이", "가"], "가(이)": ["이", "가"], "은(는)": ["은", "는"], "는(은)": ["은", "는"], "과(와)": ["과", "와"], "와(과)": ["과", "와"], "으로(로)": ["으로", "로"], "(으)로": ["으로", "로"] };
+const CONSONANT_DIGITS = "013678"; // 영 일 삼 육 칠 팔 end in a consonant; 이 사 오 구 do not
+const CONSONANT_LETTERS = "lmnr"; // as Latin words are read aloud (엘, 엠, 엔, 알)
+
+/** How a word ends when read: a final consonant (true), a vowel (false); its last ㄹ matters for (으)로. */
+function ending(word) {
+  const letters = word.replace(/[\s)\]»”"'’.…]+$/u, "");
+  const last = letters.slice(-1);
+  const code = last.charCodeAt(0) - 0xac00;
+  if (code >= 0 && code < 11172) return { consonant: code % 28 !== 0, rieul: code % 28 === 8 };
+  if (/\d/.test(last)) return { consonant: CONSONANT_DIGITS.includes(last), rieul: "178".includes(last) };
+  return { consonant: CONSONANT_LETTERS.includes(last.toLowerCase()), rieul: "lr".includes(last.toLowerCase()) };
+}
+
+/** "kamara을(를)" → "kamara를", "봇 4이(가)" → "봇 4가", "hagdan(계단)을(를)" → "hagdan(계단)을".
+ * @example particles("봇 4이(가) 이겼습니다") === "봇 4가 이겼습니다" */
+export function particles(text) {
+  return text.replace(/(\S+?)(\(으\)로|으로\(로\)|[을를이가은는과와]\([을를이가은는과와]\))/gu, (whole, word, pair) => {
+    const [consonant, vowel] = PAIRS[pair] || [null, null];
+    if (!consonant) return whole;
+    const end = ending(word);
+    const chosen = pair.endsWith("로") ? (end.consonant && !end.rieul ? consonant : vowel) : end.consonant ? consonant : vowel;
+    return word + chosen;
+  });
 }
 
 /** A language switch (a <select>) that calls setLang. */
