@@ -281,3 +281,28 @@ def test_korean_names_stay_whole_and_take_the_right_particle(server: Server, bro
         screenshot(page, "details_korean_pool")
     finally:
         context.close()
+
+
+def test_the_rules_pages_say_what_to_click_with_pictures(server: Server, browser: Any) -> None:
+    """Each rules page starts with what you click at the table, with the games' own pictures: cards, a tile on
+    both faces, a yellow card as printed and read on a chamber — in English and Korean."""
+    from tests.web.conftest import new_context
+
+    for locale, words in (("en-US", ("click", "Flip")), ("ko-KR", ("누르", "뒤집기"))):
+        context = new_context(browser, locale=locale)
+        try:
+            page = context.new_page()
+            page.goto(server.url + "/rules/kamara")
+            guide = page.get_by_test_id("guide")
+            expect(guide).to_contain_text(words[0])
+            expect(guide).to_contain_text(words[1])
+            expect(guide.locator("figure")).to_have_count(2)
+            assert guide.locator("figure").nth(0).locator("svg").count() == 2  # the tile's two faces
+            assert guide.locator("figure").nth(1).locator("svg").count() == 2  # printed, and on the chamber
+            floor = guide.locator(".k-floor").first.evaluate("(node) => getComputedStyle(node).fill")
+            assert floor != "rgb(0, 0, 0)"  # drawn in the chamber's colours
+            screenshot(page, f"details_rules_kamara_{locale}")
+            page.goto(server.url + "/rules/lama")
+            expect(page.get_by_test_id("guide").locator(".card.face")).to_have_count(4)
+        finally:
+            context.close()

@@ -4,6 +4,7 @@ import { getGames, getRules } from "./api.js";
 import { h, replace } from "./dom.js";
 import { has, lang, loadStrings, onLangChange, t } from "./i18n.js";
 import { renderMarkdown } from "./markdown.js";
+import { guideSection } from "./rules_guide.js";
 import { showError, topbar } from "./shell.js";
 
 const game = decodeURIComponent(location.pathname.split("/")[2] || "lama");
@@ -43,6 +44,7 @@ async function render() {
       { class: "rules-page" },
       h("div", { class: "rules-head" }, h("a", { href: "/", class: "back" }, "← ", t("nav.back_to_lobby")), tabs),
       h("p", { class: "muted small rules-summary", dataset: { testid: "rules-summary" } }, has(`game.${game}.summary`) ? t(`game.${game}.summary`) : ""),
+      games.some((each) => each.name === game) ? guideSection(game, t) : null,
       article,
     ),
   );
@@ -61,7 +63,14 @@ async function render() {
   }
 }
 
+/** The game's stylesheet, for the pictures of its cards and tiles. */
+function loadStyle() {
+  if (!/^[a-z]+$/.test(game)) return;
+  document.head.append(h("link", { rel: "stylesheet", href: `/static/css/${game}.css` }));
+}
+
 async function main() {
+  loadStyle();
   await loadStrings(game);
   try {
     games = await getGames();
