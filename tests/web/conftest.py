@@ -50,6 +50,7 @@ class Server:
     port: int
     bot_delay: float
     process: subprocess.Popen[bytes] | None = None
+    extra: tuple[str, ...] = ()  # more ``laro serve`` options (after the tests' limits, so they win)
 
     @property
     def url(self) -> str:
@@ -57,7 +58,7 @@ class Server:
 
     def start(self) -> None:
         command = [sys.executable, "-m", "laro", "serve", "--port", str(self.port), "--data-dir", str(self.data_dir)]
-        command += ["--bot-delay", str(self.bot_delay), "--quiet", *RELAXED]
+        command += ["--bot-delay", str(self.bot_delay), "--quiet", *RELAXED, *self.extra]
         log = (self.data_dir / "server.log").open("ab")
         self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=dict(os.environ))
         deadline = time.monotonic() + 20

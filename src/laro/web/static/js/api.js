@@ -34,6 +34,8 @@ async function call(method, path, body) {
 }
 
 export const getGames = () => call("GET", "/api/games").then((data) => data.games);
+/** The games and the clock profiles: {games, clocks}. */
+export const getCatalogue = () => call("GET", "/api/games");
 export const listTables = () => call("GET", "/api/tables").then((data) => data.tables);
 export const getTable = (id) => call("GET", `/api/tables/${encodeURIComponent(id)}`);
 export const createTable = (body) => call("POST", "/api/tables", body);
@@ -52,6 +54,8 @@ export const startRematch = (id, token) => call("POST", `/api/tables/${encodeURI
 export const joinSeat = (id, seat, token, name) => seatCall(id, seat, "join", { token, name });
 export const leaveSeat = (id, seat, token) => seatCall(id, seat, "leave", { token });
 export const botSeat = (id, seat, token, bot) => seatCall(id, seat, "bot", { token, bot });
+/** Hand another seat (away, or without a connection) to its stand-in bot; `token` is the caller's own. */
+export const awaySeat = (id, seat, token) => seatCall(id, seat, "away", { token });
 
 // -- what this browser remembers -------------------------------------------------------------------------
 

@@ -1,6 +1,7 @@
 // The lobby: create a table (game, players, seats, options), see open and running tables, join or watch.
 
-import { ApiError, createAndSit, getGames, listTables, loadName, loadSeat, saveName } from "./api.js";
+import { ApiError, createAndSit, getCatalogue, listTables, loadName, loadSeat, saveName } from "./api.js";
+import { clockIcon, clockName } from "./clock.js";
 import { h, replace } from "./dom.js";
 import { lang, loadStrings, onLangChange, t } from "./i18n.js";
 import { showError, timeAgo, topbar } from "./shell.js";
@@ -10,6 +11,8 @@ const HIDDEN_OPTIONS = new Set(["tiles", "yellow_cards", "green_cards"]);
 
 const state = {
   games: [],
+  clocks: [], // the clock profiles the server offers
+  clock: null, // the chosen profile's name; null: the server's default for the seats
   tables: null, // null until the first listing arrives
   tablesError: null,
   game: null,
@@ -93,6 +96,7 @@ function seatRow(game, seat) {
   select.value = state.seats[seat];
   select.addEventListener("change", () => {
     state.seats[seat] = select.value;
+    if (state.clock === null) render(); // the default clock follows the number of people
   });
   return h("li", { class: "seat-row" }, label, select);
 }
@@ -168,6 +172,30 @@ function optionControl(game, option) {
   );
 }
 
+/** The clock the server would choose: normal for several people, none for one person against bots. */
+function defaultClock() {
+  return state.seats.filter((kind) => kind === "me" || kind === "human").length > 1 ? "normal" : "none";
+}
+
+function chosenClock() {
+  const names = state.clocks.map((clock) => clock.name);
+  return state.clock !== null && names.includes(state.clock) ? state.clock : defaultClock();
+}
+
+function clockControl() {
+  if (!state.clocks.length) return null;
+  const select = h(
+    "select",
+    { id: "clock", dataset: { testid: "clock" } },
+    state.clocks.map((clock) => h("option", { value: clock.name }, clockName(clock))),
+  );
+  select.value = chosenClock();
+  select.addEventListener("change", () => {
+    state.clock = select.value;
+  });
+  return h("div", { class: "field clock-field" }, h("label", { for: "clock" }, t("clock.label")), select, h("span", { class: "help" }, t("clock.help")));
+}
+
 function createPanel() {
   const game = gameOf(state.game);
   const form = h("form", { class: "panel create", dataset: { testid: "create-form" } });
@@ -221,6 +249,7 @@ function createPanel() {
     edition ? editionControl(game, edition) : null,
     h("fieldset", { class: "plain" }, h("legend", {}, t("lobby.seats")), h("ul", { class: "seat-list" }, state.seats.map((_, seat) => seatRow(game, seat)))),
     h("p", { class: "help small muted" }, t("lobby.seats_help")),
+    clockControl(),
     options.length
       ? h("details", { class: "options" }, h("summary", {}, t("lobby.options")), h("div", { class: "option-grid" }, options.map((option) => optionControl(game, option))))
       : null,
@@ -255,7 +284,9 @@ async function create() {
   render();
   try {
     saveName(name);
-    const { id } = await createAndSit({ game: game.name, players: state.players, options, bots }, 0, name);
+    const body = { game: game.name, players: state.players, options, bots };
+    if (state.clocks.length) body.clock = chosenClock();
+    const { id } = await createAndSit(body, 0, name);
     location.assign(`/table/${encodeURIComponent(id)}`);
   } catch (error) {
     state.creating = false;
@@ -296,6 +327,12 @@ function tableRow(table) {
         h("strong", {}, game ? gameTitle(game) : table.title),
         h("span", { class: `pill ${table.status}` }, t(`status.${table.status}`)),
         h("span", { class: "muted small" }, timeAgo(table.created, lang())),
+      ),
+      h(
+        "div",
+        { class: "table-row-clock muted small" },
+        h("span", { class: "table-clock", dataset: { testid: "table-clock" } }, clockIcon(), clockName(table.clock)),
+        table.updated ? h("span", { dataset: { testid: "table-idle" } }, t("clock.idle", { ago: timeAgo(table.updated, lang()) })) : null,
       ),
       h("ul", { class: "seat-chips" }, seatSummary(table)),
       table.status === "open"
@@ -426,7 +463,9 @@ async function main() {
   render();
   onLangChange(() => render());
   try {
-    state.games = await getGames();
+    const catalogue = await getCatalogue();
+    state.games = catalogue.games;
+    state.clocks = catalogue.clocks || [];
   } catch (error) {
     showError(error.code || "network", error.message, { timeout: 0 });
     return;

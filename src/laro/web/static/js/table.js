@@ -19,7 +19,7 @@
  *   - optional `seatColour(seat)` returns the CSS colour the game gives that seat (Kamara: its diwa's), used for
  *     the seat's dot in the players list, the log and the ranking; null or undefined uses the seat colour.
  *   - `ctx = { send(actionText), t(key, params), lang, seat, table, components, playerName(seat),
- *              confirm({title, text, yes, no, danger}) }`:
+ *              confirm({title, text, yes, no, danger}), ready() }`:
  *       send(actionText)  sends {"type": "act", "action": actionText, "seq": <latest seq>}; a second action
  *                         on the same seq is dropped (the first is on its way).
  *       t(key, params)    the i18n lookup (js/i18n.js): strings of js/i18n/${lang}.js and ${game}.${lang}.js.
@@ -30,6 +30,8 @@
  *                         component the table was created with (tiles, yellow_cards, green_cards).
  *       playerName(seat)  the seat's player name as shown everywhere (bots get a translated name).
  *       confirm(...)      a modal yes/no question; resolves to true for yes.
+ *       ready()           sends {"type": "ready"}: "Next round" during the pause at a round's end.
+ *   The clocks (js/clock.js) count down against the server's time, which table.js keeps from each state.
  *
  *   table.js itself draws: the header (game title, table status, whose turn, connection state and a reconnect
  *   notice), the players list, the log (the state's `log`), error messages (the server's `error` messages,
@@ -43,6 +45,7 @@ import * as api from "./api.js";
 import { h, replace } from "./dom.js";
 import { has, lang, loadStrings, onLangChange, t } from "./i18n.js";
 import { confirmDialog, copyRow, showError, topbar } from "./shell.js";
+import { clockBadge, setServerTime, startTicking } from "./clock.js";
 
 const LOWER_IS_BETTER = new Set(["lama"]);
 const COMPONENT_KEYS = ["tiles", "yellow_cards", "green_cards"];
@@ -230,6 +233,16 @@ function send(actionText) {
   return true;
 }
 
+/** "Next round" during the pause at a round's end. */
+function sendReady() {
+  if (!page.ws || page.ws.readyState !== WebSocket.OPEN) {
+    showError("offline", null);
+    return false;
+  }
+  page.ws.send(JSON.stringify({ type: "ready" }));
+  return true;
+}
+
 function receive(message) {
   if (message.type === "state") {
     const fresh = page.freshConnection;
@@ -237,6 +250,7 @@ function receive(message) {
     if (page.message && message.seq < page.message.seq && !fresh) return; // an older state arrived late
     page.message = message;
     page.summary = message.table;
+    setServerTime(message.server_time);
     if (page.sentSeq !== null && page.sentSeq !== message.seq) page.sentSeq = null;
     delete document.body.dataset.pending;
     showState();
@@ -330,6 +344,19 @@ async function join(name) {
   }
 }
 
+/** Hand another player's seat (away, or without a connection) to its stand-in bot until they come back. */
+async function handOver(seat) {
+  const name = playerName(seat);
+  const bot = botName(page.summary.seats[seat].standin || "heuristic").toLowerCase();
+  const yes = await confirmDialog({ title: t("away.hand_over_title", { name }), text: t("away.hand_over_text", { name, bot }), yes: t("away.hand_over"), no: t("common.cancel") });
+  if (!yes) return;
+  try {
+    await api.awaySeat(tableId, seat, page.seat.token);
+  } catch (error) {
+    showError(error.code, error.message);
+  }
+}
+
 async function handToBot() {
   const yes = await confirmDialog({ title: t("table.hand_to_bot_title"), text: t("table.hand_to_bot_text"), yes: t("table.hand_to_bot"), no: t("common.cancel") });
   if (!yes) return;
@@ -396,7 +423,7 @@ function drawHeader() {
     else if (winners.length === 1) text = t("end.winner", { name: playerName(winners[0]) });
     else if (winners.length > 1) text = t("end.winners", { names: winners.map(playerName).join(", ") });
     else text = t("table.game_over");
-  } else if (summary.status === "open") text = "";
+  } else if (summary.status !== "running") text = ""; // waiting for players, or ended (expired, abandoned)
   else if (page.message && page.message.your_turn) {
     text = t("table.your_turn");
     mine = true;
@@ -414,14 +441,17 @@ function drawBanners() {
   const seat = page.seat && !page.watching ? page.seat.seat : null;
   const info = seat !== null ? summary.seats[seat] : null;
   // join: our seat is not taken (an invite link), or a bot plays it
-  if (info && summary.status !== "over" && (!info.joined || info.kind === "bot")) {
-    if (!joinBox.dataset.seat || joinBox.dataset.kind !== info.kind || joinBox.hidden) {
-      const name = h("input", { type: "text", id: "join-name", maxlength: 24, autocomplete: "nickname", placeholder: t("lobby.name_placeholder"), value: page.seat.name || api.loadName(), dataset: { testid: "join-name" } });
+  const away = info && info.kind === "human" && info.joined && (info.handed || info.away);
+  const kind = info ? (away ? (info.handed ? "handed" : "away") : info.kind) : null;
+  if (info && ["open", "running"].includes(summary.status) && (!info.joined || info.kind === "bot" || away)) {
+    if (!joinBox.dataset.seat || joinBox.dataset.kind !== kind || joinBox.hidden) {
+      const title = away ? t(info.handed ? "away.yours_handed" : "away.yours_away", { bot: botName(info.standin || "heuristic").toLowerCase() }) : info.kind === "bot" ? t("table.bot_plays_you", { seat: seat + 1 }) : t("table.take_seat_title", { seat: seat + 1 });
+      const name = h("input", { type: "text", id: "join-name", maxlength: 24, autocomplete: "nickname", placeholder: t("lobby.name_placeholder"), value: page.seat.name || (away ? info.name : "") || api.loadName(), dataset: { testid: "join-name" } });
       const form = h(
         "form",
         { class: "join-form" },
-        h("div", {}, h("strong", {}, info.kind === "bot" ? t("table.bot_plays_you", { seat: seat + 1 }) : t("table.take_seat_title", { seat: seat + 1 })), h("p", { class: "muted small" }, t("table.take_seat_help"))),
-        h("div", { class: "copy-row" }, h("label", { class: "visually-hidden", for: "join-name" }, t("lobby.your_name")), name, h("button", { type: "submit", class: "primary", dataset: { testid: "join" } }, info.kind === "bot" ? t("table.take_back") : t("table.take_seat"))),
+        h("div", {}, h("strong", {}, title), h("p", { class: "muted small" }, t("table.take_seat_help"))),
+        h("div", { class: "copy-row" }, h("label", { class: "visually-hidden", for: "join-name" }, t("lobby.your_name")), name, h("button", { type: "submit", class: "primary", dataset: { testid: "join" } }, info.kind === "bot" || away ? t("table.take_back") : t("table.take_seat"))),
       );
       form.addEventListener("submit", (event) => {
         event.preventDefault();
@@ -429,7 +459,7 @@ function drawBanners() {
       });
       replace(joinBox, form);
       joinBox.dataset.seat = String(seat);
-      joinBox.dataset.kind = info.kind;
+      joinBox.dataset.kind = kind;
     }
     joinBox.hidden = false;
   } else {
@@ -473,6 +503,10 @@ function drawPlayers() {
     else if (!info.joined) presence = t("players.empty");
     else presence = info.connected ? t("players.online") : t("players.offline");
     const presenceClass = info.kind === "bot" ? "bot" : !info.joined ? "empty" : info.connected ? "online" : "offline";
+    const away = info.kind === "human" && info.joined && (info.away || info.handed);
+    const running = summary.status === "running";
+    const canHandOver = running && me !== null && me !== undefined && page.seat && info.seat !== me && info.kind === "human" && info.joined && !info.handed && (info.away || !info.connected);
+    const standin = botName(info.standin || "heuristic").toLowerCase();
     return h(
       "li",
       { class: `player${current ? " current" : ""}${info.seat === me ? " me" : ""}`, dataset: { seat: info.seat } },
@@ -480,6 +514,16 @@ function drawPlayers() {
       h("span", { class: "seat-dot", style: { "--seat-color": seatColour(info.seat) } }),
       h("span", { class: "player-name" }, playerName(info.seat), info.seat === me ? h("span", { class: "you" }, t("players.you")) : null),
       h("span", { class: `presence ${presenceClass}` }, presence),
+      clockBadge(summary.clock, info.seat),
+      away || canHandOver
+        ? h(
+            "span",
+            { class: "player-away" },
+            away ? h("span", { class: "badge away-badge", dataset: { testid: "away-badge" } }, t("away.badge")) : null,
+            away ? h("span", { class: "muted small" }, t(info.handed ? "away.handed_title" : "away.away_title", { bot: standin })) : null,
+            canHandOver ? h("button", { class: "small hand-over", type: "button", dataset: { testid: "hand-over" }, onclick: () => handOver(info.seat) }, t("away.hand_over")) : null,
+          )
+        : null,
     );
   });
   const myInfo = me !== null && me !== undefined ? summary.seats[me] : null;
@@ -494,7 +538,13 @@ function drawPlayers() {
 }
 
 function describe(entry) {
+  if (entry.type === "resume") return [t("log.resume")];
+  if (entry.type === "end") return [t(`log.end.${entry.reason}`)];
   const name = playerName(entry.seat);
+  const standin = entry.standin ? botName(entry.standin).toLowerCase() : null;
+  if (entry.type === "timeout") return [h("b", {}, name), " ", t("log.timeout", { bot: standin })];
+  if (entry.type === "away") return [h("b", {}, name), " ", t(entry.reason === "handed" ? "log.handed" : "log.away", { bot: standin })];
+  if (entry.type === "ready") return [h("b", {}, name), " ", t("log.ready")];
   if (entry.type === "join") return [h("b", {}, entry.name ?? name), " ", t("log.join", { seat: entry.seat + 1 })];
   if (entry.type === "leave") return [h("b", {}, entry.by ?? name), " ", t("log.leave", { seat: entry.seat + 1 })];
   if (entry.type === "bot") return [t("log.bot", { seat: entry.seat + 1, bot: entry.bot ? botName(entry.bot) : name })];
@@ -511,6 +561,7 @@ function describe(entry) {
     const who = entry.by ?? name;
     let shown = who.endsWith(" bot") && page.summary.seats[entry.seat]?.kind === "bot" ? name : who;
     if (entry.bot && who !== `${entry.bot} bot`) shown = t("log.bot_for", { bot: botName(entry.bot), name: who }); // a bot playing a person's seat
+    if (entry.standin) shown = t("log.bot_for", { bot: botName(entry.standin), name }); // a stand-in playing for an absent player
     return [h("b", {}, shown), " ", words || action];
   }
   return [entry.text];
@@ -520,11 +571,20 @@ function drawLog() {
   const { log } = page.els;
   const entries = page.message.log || [];
   const list = log.querySelector("ol");
+  const over = page.summary.status !== "running" && page.summary.status !== "open";
   replace(
     list,
-    entries.map((entry) =>
-      h("li", { class: `log-${entry.type}`, dataset: { seq: entry.seq } }, h("span", { class: "seat-dot", style: { "--seat-color": seatColour(entry.seat) } }), h("span", {}, describe(entry))),
-    ),
+    entries.map((entry, index) => {
+      const line = h("li", { class: `log-${entry.type}`, dataset: { seq: entry.seq } }, h("span", { class: "seat-dot", style: { "--seat-color": seatColour(entry.seat) } }), h("span", {}, describe(entry)));
+      if (entry.type !== "act" || typeof entry.round_over !== "number") return line;
+      // a round's end, and the next round's start unless that was the game's end
+      const last = !entries.slice(index + 1).some((later) => later.type === "act");
+      return [
+        line,
+        h("li", { class: "log-round log-round-over", dataset: { testid: "log-round-over" } }, t("log.round_over", { n: entry.round_over })),
+        over && last ? null : h("li", { class: "log-round log-round-start", dataset: { testid: "log-round-start" } }, t("log.round_start", { n: entry.round_over + 1 })),
+      ];
+    }),
   );
   if (!entries.length) list.append(h("li", { class: "muted" }, t("log.empty")));
   if (page.els.logFollows !== false) list.scrollTop = list.scrollHeight; // follow the newest, unless scrolled up
@@ -682,6 +742,7 @@ function makeRenderer() {
     },
     components: page.components,
     playerName,
+    ready: sendReady,
     confirm: confirmDialog,
   };
   try {
@@ -747,6 +808,7 @@ async function main() {
   page.components = components && typeof components === "object" ? { ...components, ...own } : Object.keys(own).length ? own : components;
   rebuild();
   onLangChange(() => rebuild());
+  startTicking();
   connect();
   document.addEventListener("visibilitychange", () => {
     if (!document.hidden && !page.ws && !page.dead && page.connection !== "closed") connect();

@@ -2,6 +2,7 @@
 // A renderer module for table.js (see the contract at the top of js/table.js).
 
 import { h, replace, svg } from "../dom.js";
+import { clockBadge, countdown, serverNow } from "../clock.js";
 
 const LLAMA = "L";
 const PINK = "P"; // the Party Edition's pink llama; its plus cards are written "1+" … "6+"
@@ -145,7 +146,9 @@ export function createTable(root, ctx) {
     prompt: h("div", { class: "prompt", "aria-live": "polite" }),
     me: h("section", { class: "me-area" }),
     result: h("section", { class: "round-result panel", hidden: true, dataset: { testid: "round-result" } }),
+    pause: h("section", { class: "round-panel panel", hidden: true, role: "dialog", "aria-live": "polite", dataset: { testid: "round-panel" } }),
   };
+  let pauseTimer = null;
   const board = h(
     "div",
     { class: "lama" },
@@ -154,6 +157,7 @@ export function createTable(root, ctx) {
     h("div", { class: "felt center" }, els.draw, els.discard, els.prompt),
     els.me,
     els.result,
+    els.pause,
   );
   root.append(board);
 
@@ -232,6 +236,7 @@ export function createTable(root, ctx) {
             h("span", { class: "opp-name" }, ctx.playerName(seat)),
             current ? h("span", { class: "badge turn-badge" }, t("lama.turn_badge")) : null,
             quit ? h("span", { class: "badge quit-badge", dataset: { testid: "quit-badge" } }, "⏏ ", t("lama.quit_badge")) : null,
+            clockBadge(message.table.clock, seat),
           ),
           h(
             "div",
@@ -454,6 +459,7 @@ export function createTable(root, ctx) {
         waiting ? null : h("span", { class: "muted" }, t("lama.your_hand", { n: hand.length, points: penalty(hand) })),
         quit ? h("span", { class: "badge quit-badge" }, "⏏ ", t("lama.quit_badge")) : null,
         h("span", { class: "spacer" }),
+        clockBadge(message.table.clock, seat),
         tokens(ctx, obs.tokens[seat], obs.scores[seat]),
       ),
       h("div", { class: `hand${quit ? " laid-down" : ""}`, dataset: { testid: "hand" } }, cards.length ? cards : h("span", { class: "muted" }, t(waiting ? "lama.prompt_open" : "lama.no_cards"))),
@@ -461,15 +467,9 @@ export function createTable(root, ctx) {
     );
   }
 
-  function drawResult(message) {
+  /** The table of a round's end: each player's cards left, penalty and total (and tokens, in the pause). */
+  function resultTable(message, result, withTokens) {
     const obs = message.observation;
-    const result = obs.last_round;
-    if (!result) {
-      els.result.hidden = true;
-      return;
-    }
-    const fresh = lastRoundShown !== null && lastRoundShown !== result.round;
-    lastRoundShown = result.round;
     const n = result.scores.length;
     const rows = [];
     for (let seat = 0; seat < n; seat += 1) {
@@ -478,7 +478,14 @@ export function createTable(root, ctx) {
         h(
           "tr",
           { class: `${emptied ? "emptied" : ""}${seat === message.seat ? " me" : ""}`, dataset: { seat } },
-          h("th", { scope: "row" }, h("span", { class: "seat-dot", style: { "--seat-color": `var(--seat-${seat % 8})` } }), " ", ctx.playerName(seat)),
+          h(
+            "th",
+            { scope: "row" },
+            h("span", { class: "seat-dot", style: { "--seat-color": `var(--seat-${seat % 8})` } }),
+            " ",
+            ctx.playerName(seat),
+            withTokens && ((message.table.clock || {}).ready || []).includes(seat) ? h("span", { class: "badge ready-badge", dataset: { testid: "ready-badge" } }, "✓ ", t("round.ready")) : null,
+          ),
           h(
             "td",
             { class: "left-cards" },
@@ -494,31 +501,97 @@ export function createTable(root, ctx) {
               : [`+${result.penalties[seat]}`, breakdown(result.hands[seat])],
           ),
           h("td", { class: "num total" }, String(result.scores[seat])),
+          withTokens ? h("td", { class: "round-tokens" }, tokens(ctx, obs.tokens[seat], obs.scores[seat])) : null,
         ),
       );
     }
-    const endedBy = result.emptied !== null ? t("lama.result_by_empty", { name: ctx.playerName(result.emptied) }) : t("lama.result_by_quit");
-    replace(
-      els.result,
-      h("h2", {}, t("lama.result_title", { n: result.round })),
-      h("p", { class: "muted small" }, endedBy),
+    return h(
+      "div",
+      { class: "table-scroll" },
       h(
-        "div",
-        { class: "table-scroll" },
+        "table",
+        { class: "result-table" },
         h(
-          "table",
-          { class: "result-table" },
-          h("thead", {}, h("tr", {}, h("th", {}, t("lama.result_player")), h("th", {}, t("lama.result_cards")), h("th", { class: "num" }, t("lama.result_penalty")), h("th", { class: "num" }, t("lama.result_total")))),
-          h("tbody", {}, rows),
+          "thead",
+          {},
+          h(
+            "tr",
+            {},
+            h("th", {}, t("lama.result_player")),
+            h("th", {}, t("lama.result_cards")),
+            h("th", { class: "num" }, t("lama.result_penalty")),
+            h("th", { class: "num" }, t("lama.result_total")),
+            withTokens ? h("th", {}, t("round.tokens")) : null,
+          ),
         ),
+        h("tbody", {}, rows),
       ),
     );
+  }
+
+  function endedByText(result) {
+    return result.emptied !== null ? t("lama.result_by_empty", { name: ctx.playerName(result.emptied) }) : t("lama.result_by_quit");
+  }
+
+  function drawResult(message) {
+    const result = message.observation.last_round;
+    if (!result) {
+      els.result.hidden = true;
+      return;
+    }
+    const fresh = lastRoundShown !== null && lastRoundShown !== result.round;
+    lastRoundShown = result.round;
+    const endedBy = endedByText(result);
+    replace(els.result, h("h2", {}, t("lama.result_title", { n: result.round })), h("p", { class: "muted small" }, endedBy), resultTable(message, result, false));
     els.result.hidden = false;
     if (fresh) {
       els.result.classList.remove("flash");
       void els.result.offsetWidth;
       els.result.classList.add("flash");
     }
+  }
+
+  function startsIn(until) {
+    const [before, after = ""] = t("round.starts_in", { time: "\u0000" }).split("\u0000");
+    return [before, countdown(until), after];
+  }
+
+  /** The pause at a round's end (clock.paused_until): the round's scores in view, "Next round" and a countdown. */
+  function drawPause(message) {
+    clearTimeout(pauseTimer);
+    const clock = message.table.clock || {};
+    const result = message.observation.last_round;
+    const until = clock.paused_until;
+    const left = typeof until === "number" ? until - serverNow() : 0;
+    if (!result || message.table.status !== "running" || left <= 0) {
+      els.pause.hidden = true;
+      board.classList.remove("paused");
+      return;
+    }
+    const seat = message.seat;
+    const seated = seat !== null && seat !== undefined;
+    const ready = (clock.ready || []).includes(seat);
+    const next = h("button", { type: "button", class: "primary", disabled: ready, dataset: { testid: "next-round" } }, t("round.next"));
+    next.addEventListener("click", () => {
+      if (ctx.ready()) next.disabled = true;
+    });
+    replace(
+      els.pause,
+      h("h2", {}, t("round.title", { n: result.round })),
+      h("p", { class: "muted small" }, endedByText(result)),
+      resultTable(message, result, true),
+      h(
+        "div",
+        { class: "round-actions" },
+        seated ? next : null,
+        seated && ready ? h("span", { class: "muted small", dataset: { testid: "ready-note" } }, t("round.waiting")) : null,
+        h("span", { class: "spacer" }),
+        h("span", { class: "muted round-countdown" }, ...startsIn(until)),
+      ),
+    );
+    els.pause.hidden = false;
+    board.classList.add("paused");
+    pauseTimer = setTimeout(() => drawPause(message), Math.max(50, left * 1000 + 100)); // closes once it is over
   }
 
   return {
@@ -534,11 +607,13 @@ export function createTable(root, ctx) {
       drawPrompt(message);
       drawMe(message);
       drawResult(message);
+      drawPause(message);
       board.classList.toggle("my-turn", Boolean(message.your_turn));
       flights(acts, message.seat);
       if (message.your_turn && !(previous && previous.your_turn)) showHand();
     },
     destroy() {
+      clearTimeout(pauseTimer);
       board.remove();
     },
     describeAction: describe,

@@ -3,6 +3,7 @@
 
 import { blockMark, codeSvg, diwaChip, flipMark, logoMark, paltikMark, printedEntries, taposMark, tileSvg } from "./board.js";
 import { ARROWS, chipSvg, el } from "./dom.js";
+import { clockBadge } from "../../clock.js";
 import { CENTRE, COLOURS, DIRECTIONS, LETTERS, OUTWARD, SLOTS, SLOT_KIND, readCode, slotOfPosition } from "./geometry.js";
 
 const TARGETED = new Set(["pitik", "kandado", "palitan", "tulak", "tawag", "lipat", "tagos"]); // effects with targets
@@ -23,7 +24,7 @@ export const panelMethods = {
       parts.push(el("span", { class: "k-phase" }, this.t(key, { round: obs.round, max })));
     }
     if (who) {
-      parts.push(el("span", { class: `k-who${this.myTurn ? " is-you" : ""}` }, currentColour ? el("span", { html: chipSvg(currentColour, 18) }) : null, who));
+      parts.push(el("span", { class: `k-who${this.myTurn ? " is-you" : ""}` }, currentColour ? el("span", { html: chipSvg(currentColour, 18) }) : null, who, clockBadge(this.message && this.message.table && this.message.table.clock, current)));
     }
     if (obs.phase === "play") {
       const total = (obs.options || {}).actions_per_turn || 5;
@@ -497,7 +498,7 @@ export const panelMethods = {
           { class: `k-player${current ? " is-current" : ""}${seat === this.seat ? " is-you" : ""}${winner ? " is-winner" : ""}`, dataset: { seat: String(seat) } },
           el("span", { class: "k-turnmark", "aria-hidden": "true" }, current ? "▶" : ""),
           colour ? el("span", { class: "k-player-chip", html: chipSvg(colour, 24), title: this.colourName(colour) }) : el("span", { class: "k-player-chip is-none" }, "·"),
-          el("span", { class: "k-player-name" }, this.name(seat), winner ? el("span", { class: "k-badge" }, this.t("kamara.winner")) : null, lockCount ? el("span", { class: "k-badge k-badge-lock" }, this.t("kamara.locks_n", { count: lockCount })) : null),
+          el("span", { class: "k-player-name" }, this.name(seat), winner ? el("span", { class: "k-badge" }, this.t("kamara.winner")) : null, lockCount ? el("span", { class: "k-badge k-badge-lock" }, this.t("kamara.locks_n", { count: lockCount })) : null, clockBadge(this.message && this.message.table && this.message.table.clock, seat)),
           holds,
           matches,
         ),
