@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import functools
 import logging
+import re
 from pathlib import Path
 
 import click
@@ -113,6 +115,13 @@ __all__ = ["serve"]
 @click.option(
     "--allow-seeds", is_flag=True, help='Let POST /api/tables take a "seed" (tests only: it reveals every card).'
 )
+@click.option(
+    "--bot",
+    "offered_bots",
+    multiple=True,
+    metavar="NAME=BOT",
+    help="Offer BOT at the tables under NAME, e.g. ppo=policy:agent.npz (a trained policy); may be repeated.",
+)
 @click.option("--quiet", is_flag=True, help="Log warnings only, not every table event.")
 def serve(
     host: str,
@@ -132,6 +141,7 @@ def serve(
     round_pause: float,
     away_after: float,
     allow_seeds: bool,
+    offered_bots: tuple[str, ...],
     quiet: bool,
 ) -> None:
     """Start the multiplayer server: tables of L.A.M.A. and Kamara for people and bots, played in the browser
@@ -149,6 +159,8 @@ def serve(
         from laro.server.limits import ServerLimits
     except ImportError as error:
         raise click.ClickException(f"the server needs its extra: pip install 'laro[server]' ({error})") from None
+    for offered in offered_bots:
+        _offer_bot(offered)
     logging.basicConfig(level=logging.WARNING if quiet else logging.INFO, format="%(asctime)s %(message)s")
     if database is None:
         data_dir.mkdir(parents=True, exist_ok=True)
@@ -190,6 +202,32 @@ def serve(
         h11_max_incomplete_event_size=16384,
         access_log=False,
     )
+
+
+def _offer_bot(offered: str) -> None:
+    """Register ``NAME=BOT`` for every game BOT plays, so that tables may seat it by NAME (a table's bots are named
+    in its record: start the server with the same --bot again after a restart)."""
+    from laro.bots import BotError, get_bot, list_bots, register_bot
+    from laro.core.registry import list_games
+
+    name, equals, bot = offered.partition("=")
+    if not equals or not bot or not re.fullmatch(r"[a-z][a-z0-9_-]{0,31}", name):
+        raise click.BadParameter(
+            f"{offered!r}: give NAME=BOT, NAME in small letters, digits, - and _ (e.g. ppo=policy:agent.npz)",
+            param_hint="--bot",
+        )
+    refusals = []
+    for game in list_games():
+        if name in list_bots(game):
+            raise click.BadParameter(f"{name!r} is already a bot of {game}", param_hint="--bot")
+        try:
+            get_bot(bot, game)
+        except (BotError, ValueError) as error:
+            refusals.append(f"{game}: {error}")
+            continue
+        register_bot(name, game, functools.partial(get_bot, bot, game))
+    if len(refusals) == len(list_games()):
+        raise click.BadParameter(f"{bot!r} plays no game here ({'; '.join(refusals)})", param_hint="--bot")
 
 
 def _connection_room() -> int:
