@@ -43,7 +43,8 @@ class KamaraEncoding:
     (one-hot, 4), paltik light (15 each); tiles in the pool (9); for each seat from the observer on: colour
     (one-hot, 8), diwa row and column (one-hot, 9 + 9), matches / target, yellow card held / hidden, its code (16),
     green card held / hidden, its effect (one-hot, 11), is to move, elder, first player, locks held / 9;
-    actions left / actions per turn, exchanged, green card drawn, round / max rounds, yellow and green deck sizes;
+    actions left / (actions per turn + 6) (at most 1), exchanged, green card drawn, round / max rounds, yellow and
+    green deck sizes;
     the pending decision (order, keep, count / 3) and the codes of the cards it shows (3 by 16); the codes of the
     cards silip showed still on top of the yellow deck (3 by 16).
     """
@@ -86,7 +87,8 @@ class KamaraEncoding:
         self._seats(vector, observation)
         options = observation["options"]
         at = self._tail_at
-        vector[at] = observation["actions_left"] / options["actions_per_turn"]
+        # sigla adds 3 actions to a turn; a turn sees at most two green cards (the one held, the one drawn)
+        vector[at] = min(1.0, observation["actions_left"] / (options["actions_per_turn"] + 6))
         vector[at + 1] = observation["exchanged"]
         vector[at + 2] = observation["green_drawn"]
         vector[at + 3] = min(1.0, observation["round"] / options["max_rounds"])
