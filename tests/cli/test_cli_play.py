@@ -127,7 +127,7 @@ def test_end_of_input_saves_the_game_so_far(run: Run, tmp_path: Path) -> None:
 
 
 def test_ctrl_c_saves_the_game(run: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    def interrupt(*_: object) -> str:
+    def interrupt(*_: object, **__: object) -> str:
         raise KeyboardInterrupt
 
     monkeypatch.setattr(session_module, "ask", interrupt)

@@ -22,6 +22,7 @@ from laro.bots import Bot, get_bot, list_bots
 from laro.cli.session import Session
 from laro.cli.views import PlayerInfo, view_for
 from laro.core import Game, GameRecord, LaroError, RecordError, get_game, new_seed, replay
+from laro.server.clocks import Clocks
 
 __all__ = ["game_options", "parse_bots", "parse_options", "play", "resolve_game"]
 
@@ -134,6 +135,16 @@ def parse_bots(spec: str, game: str, seats: list[int], source: str = "--bots") -
     "also shown after each bot move.",
 )
 @click.option(
+    "--clock",
+    "clock_name",
+    default="none",
+    show_default=True,
+    metavar="CLOCK",
+    help="A clock for your turns: none, fast (90 s + 5 s a turn), normal (3 min + 10 s), relaxed (10 min + 30 s), "
+    "daily (24 h a turn) or BANK+INCREMENT in seconds (e.g. 60+5). When it runs out, the heuristic bot plays "
+    "that turn for you.",
+)
+@click.option(
     "--records",
     "records_dir",
     type=click.Path(file_okay=False, path_type=Path),
@@ -151,6 +162,7 @@ def play(
     name: str,
     resume_file: Path | None,
     delay: float,
+    clock_name: str,
     records_dir: Path,
 ) -> None:
     """Play a game of GAME (lama or kamara) in the terminal against bots.
@@ -181,6 +193,7 @@ def play(
             raise click.UsageError(f"cannot save game records in {records_dir}: {error}") from None
     session.delay = delay
     session.watch = delay > 0 and not _is_default("delay")
+    session.clock, session.standin = _clock(clock_name, the_game, session.state.num_players)
     console.print(
         Text(f"{the_game.title} — {session.state.num_players} players. Type help at any prompt for help.", style="bold")
     )
@@ -189,6 +202,21 @@ def play(
     _finish(console, session, records_dir)
     if ending.code:
         raise SystemExit(ending.code)
+
+
+def _clock(text: str, game: Game, players: int) -> tuple[Clocks | None, Bot | None]:
+    """The person's clock from ``--clock`` and the bot that stands in when it runs out."""
+    from laro.server.clocks import ClockError, clock_spec
+
+    bank, plus, increment = text.partition("+")
+    try:
+        spec = clock_spec({"bank": float(bank), "increment": float(increment)} if plus else text.strip().lower())
+    except (ClockError, ValueError) as error:
+        raise click.BadParameter(str(error), param_hint="--clock") from None
+    if spec.bank is None and spec.per_turn is None:
+        return None, None
+    standin = get_bot("heuristic" if "heuristic" in list_bots(game.name) else "random", game.name)
+    return Clocks(spec, players), standin
 
 
 def _new_session(

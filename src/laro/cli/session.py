@@ -6,6 +6,7 @@ The loop is the same for every game; what it shows comes from the game's view (:
 from __future__ import annotations
 
 import random
+import time
 from dataclasses import InitVar, dataclass, field
 from datetime import datetime
 from enum import Enum
@@ -17,9 +18,10 @@ from rich.markup import escape
 from rich.text import Text
 
 from laro.bots import Bot
-from laro.cli.prompt import InputClosed, ask, pause
+from laro.cli.prompt import InputClosed, TimeUp, ask, pause
 from laro.cli.views import ConfirmingView, GameView, MenuView, PlayerInfo
 from laro.core import GameRecord, GameState, make_rng, result_of
+from laro.server.clocks import Clocks
 
 __all__ = ["Ending", "Session", "record_path"]
 
@@ -60,12 +62,16 @@ class Session:
     resumed: InitVar[GameRecord | None] = None  # the record of an unfinished game that this session continues
     record: GameRecord = field(init=False)
     _hurry: bool = field(default=False, init=False)  # Enter was pressed: no pause until the person moves again
+    clock: Clocks | None = None  # the person's clock (--clock), if any; bots are never timed
+    standin: Bot | None = None  # plays the rest of the person's turn when their time runs out
+    _standing_in: bool = field(default=False, init=False)
 
     def __post_init__(self, resumed: GameRecord | None) -> None:
         names = [p.name for p in self.players]
         self.record = resumed or GameRecord.start(self.state, self.seed, players=names, bots=self.bot_names)
         for seat in self.bots:
             self.rngs.setdefault(seat, make_rng(self.seed, "bot", seat))
+        self.rngs.setdefault(self.human, make_rng(self.seed, "standin", self.human))
 
     def run(self) -> Ending:
         """Play until the game is over or the person stops it; the record is complete either way."""
@@ -92,12 +98,18 @@ class Session:
         seat = self.state.current_player
         assert seat is not None
         before = self.state
-        if seat == self.human:
+        if seat == self.human and self._standing_in and self.standin is not None:
+            action = str(self.standin.choose(before.observation(seat), before.legal_actions(), self.rngs[seat]))
+            after = before.apply(action)
+        elif seat == self.human:
             action, after = self._human_move()
         else:
             action = str(self.bots[seat].choose(before.observation(seat), before.legal_actions(), self.rngs[seat]))
             after = before.apply(action)
         self.state = after
+        if self.clock is not None and after.current_player != self.human:  # the person's turn is over
+            self.clock.end_turn(time.monotonic())
+            self._standing_in = False
         self.record.actions.append(action)
         if after.is_over:
             self.record.result = result_of(after)
@@ -119,6 +131,35 @@ class Session:
                 self._show_round_start()
 
     def _human_move(self) -> tuple[str, GameState]:
+        try:
+            return self._typed_move()
+        except TimeUp:
+            assert self.clock is not None and self.standin is not None
+            self.clock.timed_out(self.human)
+            self._standing_in = True
+            self.console.print(
+                Text(f"Your time ran out — the {self.standin.name} bot plays this turn for you.", style="bold yellow")
+            )
+            state = self.state
+            action = str(
+                self.standin.choose(state.observation(self.human), state.legal_actions(), self.rngs[self.human])
+            )
+            return action, state.apply(action)
+
+    def _deadline(self) -> float | None:
+        """Seconds left on the person's clock (started now if this is the first move of their turn)."""
+        clock = self.clock
+        if clock is None or not clock.timed:
+            return None
+        now = time.monotonic()
+        if clock.turn_seat != self.human:
+            clock.start_turn(self.human, now)
+        left = clock.remaining(self.human, now) or 0.0
+        increment = f" (+{clock.spec.increment:g} s a turn)" if clock.spec.increment else ""
+        self.console.print(Text(f"Your clock: {_clock_text(left)} left{increment}", style="cyan"))
+        return left
+
+    def _typed_move(self) -> tuple[str, GameState]:
         view, state = self.view, self.state
         if isinstance(view, MenuView):
             self.console.print(view.screen(state, self.human, self.players))
@@ -129,7 +170,8 @@ class Session:
             keys = ", ".join(key for key, _ in view.choices(state))
             question = f"[bold]Your move[/] ({keys} · help): "
         while True:
-            text = ask(self.console, question)
+            left = self._deadline()
+            text = ask(self.console, question, timeout=left)
             command = text.strip().lower()
             if not command:
                 self._show_choices()
@@ -209,6 +251,17 @@ class Session:
         """Keep the record on disk after every move, so that nothing is lost if the process dies."""
         if self.path is not None:
             self.record.save(self.path)
+
+
+def _clock_text(seconds: float) -> str:
+    """``m:ss`` (or ``h:mm:ss``) of a clock.
+
+    >>> _clock_text(83.4), _clock_text(3725)
+    ('1:23', '1:02:05')
+    """
+    whole = int(seconds)
+    hours, rest = divmod(whole, 3600)
+    return f"{hours}:{rest // 60:02d}:{rest % 60:02d}" if hours else f"{rest // 60}:{rest % 60:02d}"
 
 
 def record_path(directory: Path, game: str, now: datetime | None = None) -> Path:

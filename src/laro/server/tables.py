@@ -605,6 +605,7 @@ class Table:
             and self.seats[seat].joined
             and not self.seats[seat].played_by_standin
             and not self.over
+            and not self.paused(time.time())  # a round's end is shown: the turn is yours once it is over
         )
         message: JSONDict = {
             "type": "state",
