@@ -191,6 +191,8 @@ def test_the_lobby_offers_a_clock_and_lists_it(server: Server, page: Page) -> No
     expect(row.get_by_test_id("table-clock")).to_have_text("Fast (1:30 + 5 s a turn)")
     expect(row.get_by_test_id("table-idle")).to_contain_text("last activity")
     screenshot(page, "clock-lobby")
+    page.goto(server.url + "/rules/lama")
+    expect(page.get_by_test_id("guide-clock")).to_contain_text("Take my seat back returns the seat")
 
 
 def test_in_korean(server: Server, browser: Browser) -> None:

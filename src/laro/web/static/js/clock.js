@@ -6,7 +6,7 @@
  *   serverNow()                the server's unix time now
  *   secondsLeft(clock, seat)   a seat's time left now (null without a clock)
  *   formatClock(secs)          m:ss, or hours and minutes, or days and hours
- *   clockBadge(clock, seat)    the element shown in a player's box (null without a clock)
+ *   clockBadge(table, seat)    the element shown in a player's box (null without a clock, and for a bot's seat)
  *   countdown(until)           an element counting the seconds down to `until` (a server unix time)
  *   startTicking()             repaint every clock and countdown on the page every 250 ms
  */
@@ -74,8 +74,10 @@ export function clockIcon() {
   );
 }
 
-export function clockBadge(clock, seat) {
-  if (!timed(clock)) return null;
+export function clockBadge(table, seat) {
+  const clock = table && table.clock;
+  const info = table && table.seats ? table.seats[seat] : null;
+  if (!timed(clock) || !info || info.kind === "bot") return null; // a bot's thinking is charged to nobody
   const running = clock.running === seat && typeof clock.deadline === "number";
   const node = h(
     "span",

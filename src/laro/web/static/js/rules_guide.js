@@ -7,7 +7,8 @@ import { h } from "./dom.js";
 const STEPS = { lama: ["play", "draw", "quit", "end"], kamara: ["setup", "move", "flip", "match", "green", "end"] };
 
 function steps(game, t) {
-  return h("ul", { class: "guide-steps" }, (STEPS[game] || []).map((step) => h("li", {}, t(`guide.${game}.${step}`))));
+  const items = (STEPS[game] || []).map((step) => h("li", {}, t(`guide.${game}.${step}`)));
+  return h("ul", { class: "guide-steps" }, items, h("li", { dataset: { testid: "guide-clock" } }, t("guide.clock")));
 }
 
 function pictureSpan(markup) {

@@ -514,7 +514,7 @@ function drawPlayers() {
       h("span", { class: "seat-dot", style: { "--seat-color": seatColour(info.seat) } }),
       h("span", { class: "player-name" }, playerName(info.seat), info.seat === me ? h("span", { class: "you" }, t("players.you")) : null),
       h("span", { class: `presence ${presenceClass}` }, presence),
-      clockBadge(summary.clock, info.seat),
+      clockBadge(summary, info.seat),
       away || canHandOver
         ? h(
             "span",

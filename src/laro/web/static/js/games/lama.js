@@ -236,7 +236,7 @@ export function createTable(root, ctx) {
             h("span", { class: "opp-name" }, ctx.playerName(seat)),
             current ? h("span", { class: "badge turn-badge" }, t("lama.turn_badge")) : null,
             quit ? h("span", { class: "badge quit-badge", dataset: { testid: "quit-badge" } }, "⏏ ", t("lama.quit_badge")) : null,
-            clockBadge(message.table.clock, seat),
+            clockBadge(message.table, seat),
           ),
           h(
             "div",
@@ -459,7 +459,7 @@ export function createTable(root, ctx) {
         waiting ? null : h("span", { class: "muted" }, t("lama.your_hand", { n: hand.length, points: penalty(hand) })),
         quit ? h("span", { class: "badge quit-badge" }, "⏏ ", t("lama.quit_badge")) : null,
         h("span", { class: "spacer" }),
-        clockBadge(message.table.clock, seat),
+        clockBadge(message.table, seat),
         tokens(ctx, obs.tokens[seat], obs.scores[seat]),
       ),
       h("div", { class: `hand${quit ? " laid-down" : ""}`, dataset: { testid: "hand" } }, cards.length ? cards : h("span", { class: "muted" }, t(waiting ? "lama.prompt_open" : "lama.no_cards"))),

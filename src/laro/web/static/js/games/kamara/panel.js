@@ -24,7 +24,7 @@ export const panelMethods = {
       parts.push(el("span", { class: "k-phase" }, this.t(key, { round: obs.round, max })));
     }
     if (who) {
-      parts.push(el("span", { class: `k-who${this.myTurn ? " is-you" : ""}` }, currentColour ? el("span", { html: chipSvg(currentColour, 18) }) : null, who, clockBadge(this.message && this.message.table && this.message.table.clock, current)));
+      parts.push(el("span", { class: `k-who${this.myTurn ? " is-you" : ""}` }, currentColour ? el("span", { html: chipSvg(currentColour, 18) }) : null, who, clockBadge(this.message && this.message.table, current)));
     }
     if (obs.phase === "play") {
       const total = (obs.options || {}).actions_per_turn || 5;
@@ -498,7 +498,7 @@ export const panelMethods = {
           { class: `k-player${current ? " is-current" : ""}${seat === this.seat ? " is-you" : ""}${winner ? " is-winner" : ""}`, dataset: { seat: String(seat) } },
           el("span", { class: "k-turnmark", "aria-hidden": "true" }, current ? "▶" : ""),
           colour ? el("span", { class: "k-player-chip", html: chipSvg(colour, 24), title: this.colourName(colour) }) : el("span", { class: "k-player-chip is-none" }, "·"),
-          el("span", { class: "k-player-name" }, this.name(seat), winner ? el("span", { class: "k-badge" }, this.t("kamara.winner")) : null, lockCount ? el("span", { class: "k-badge k-badge-lock" }, this.t("kamara.locks_n", { count: lockCount })) : null, clockBadge(this.message && this.message.table && this.message.table.clock, seat)),
+          el("span", { class: "k-player-name" }, this.name(seat), winner ? el("span", { class: "k-badge" }, this.t("kamara.winner")) : null, lockCount ? el("span", { class: "k-badge k-badge-lock" }, this.t("kamara.locks_n", { count: lockCount })) : null, clockBadge(this.message && this.message.table, seat)),
           holds,
           matches,
         ),
