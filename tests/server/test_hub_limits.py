@@ -148,3 +148,19 @@ def test_buckets_forget_the_least_recent_address_first() -> None:
     assert buckets.wait("a", now=1) > 0  # a is spent (and now the most recent)
     assert buckets.wait("c", now=1) == 0  # b is forgotten to make room
     assert len(buckets) == 2 and buckets.wait("a", now=2) > 0
+
+
+def test_cheap_bots_decide_in_the_server_and_search_bots_in_the_workers(tmp_path: Path) -> None:
+    """A bot that proves cheap (random) decides in the server's own process after its first decisions; a search
+    bot (easy) keeps thinking in the workers."""
+
+    async def body(hub: Hub, clock: Clock, store: CountingStore) -> None:
+        table, _ = await hub.create("lama", 3, {}, {0: "random", 1: "random", 2: "easy"})
+        for _ in range(4000):
+            if table.over or (hub.bots.inline("lama", "random") and hub.bots.cost("lama", "easy") is not None):
+                break
+            await asyncio.sleep(0.005)
+        assert hub.bots.inline("lama", "random")
+        assert not hub.bots.inline("lama", "easy")
+
+    run(tmp_path / "t.db", body)

@@ -7,6 +7,11 @@ run at ``nice`` 10: when people's actions and bots' thinking compete for the cor
 server's own process the turn first. Each table has at most one bot turn in flight and the pool takes turns in the
 order they came, so busy tables share the workers fairly, one decision at a time.
 
+A bot that has proved cheap — on average under half a millisecond a decision, as the workers measure it (random
+bots; L.A.M.A.'s heuristic, a few microseconds) — decides in the server's own process instead: sending it to a
+worker and back would cost the server more than the decision itself. Should it ever take longer, it goes back to
+the workers.
+
 ``workers=0`` decides in a thread of the server's own process instead (for tests and tiny servers).
 
 >>> import asyncio
@@ -28,6 +33,7 @@ import asyncio
 import contextlib
 import multiprocessing
 import os
+import time
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
@@ -54,8 +60,14 @@ def _ready() -> None:
     import laro.bots  # noqa: F401  # the bots' modules load with the package
 
 
-def _decide(turn: BotTurn) -> tuple[Any, BotTurn]:
-    return turn.decide(), turn
+INLINE_BELOW = 0.0005  # seconds: bots that decide faster than this on average decide in the server's process
+_WEIGHT = 0.1  # of the newest decision in a bot's average
+
+
+def _decide(turn: BotTurn) -> tuple[Any, BotTurn, float]:
+    start = time.perf_counter()
+    action = turn.decide()
+    return action, turn, time.perf_counter() - start
 
 
 class BotPool:
@@ -64,6 +76,7 @@ class BotPool:
     def __init__(self, workers: int | None = None) -> None:
         self.workers = default_workers() if workers is None else workers
         self._executor: Executor | None = None
+        self._cost: dict[tuple[str, str], float] = {}  # (game, bot) -> average seconds a decision takes
 
     def _pool(self) -> Executor:
         if self._executor is None:
@@ -80,13 +93,28 @@ class BotPool:
 
     async def decide(self, table: Table, turn: BotTurn) -> JSONDict:
         """The event of ``turn``'s decision (made in a worker), its bot's memory kept by ``table``."""
-        loop = asyncio.get_running_loop()
-        try:
-            action, thought = await loop.run_in_executor(self._pool(), _decide, turn)
-        except BrokenProcessPool:  # a worker died (killed, out of memory): start afresh, think once more
-            self.close()
-            action, thought = await loop.run_in_executor(self._pool(), _decide, turn)
+        key = (table.game.name, turn.name)
+        cost = self._cost.get(key)
+        if cost is not None and cost < INLINE_BELOW:
+            action, thought, seconds = _decide(turn)
+        else:
+            loop = asyncio.get_running_loop()
+            try:
+                action, thought, seconds = await loop.run_in_executor(self._pool(), _decide, turn)
+            except BrokenProcessPool:  # a worker died (killed, out of memory): start afresh, think once more
+                self.close()
+                action, thought, seconds = await loop.run_in_executor(self._pool(), _decide, turn)
+        self._cost[key] = seconds if cost is None else (1 - _WEIGHT) * cost + _WEIGHT * seconds
         return table.bot_done(thought, action)
+
+    def cost(self, game: str, bot: str) -> float | None:
+        """The average seconds ``bot`` has taken to decide (None before its first decision)."""
+        return self._cost.get((game, bot))
+
+    def inline(self, game: str, bot: str) -> bool:
+        """Whether ``bot`` now decides in the server's own process (it has proved cheap)."""
+        cost = self._cost.get((game, bot))
+        return cost is not None and cost < INLINE_BELOW
 
     def close(self) -> None:
         executor, self._executor = self._executor, None
