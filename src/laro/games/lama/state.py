@@ -11,18 +11,24 @@ True
 from __future__ import annotations
 
 import hashlib
+import itertools
 import struct
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any, Self
 
 from laro.core.errors import IllegalActionError, MalformedActionError
 from laro.core.game import ActionLike, JSONDict
 from laro.games.lama.actions import ACTIONS, ALL_ACTIONS, DRAW, PLAY, QUIT, LamaAction, parse_action
 from laro.games.lama.cards import (
     ALL_CARD_TEXT,
+    COPIES,
     DECK,
     HAND_SIZE,
     NUM_KINDS,
     NUM_PARTY_KINDS,
+    PINK,
+    PLUS,
+    RANK,
     cards_of,
     count_of,
     hand_size,
@@ -36,36 +42,50 @@ from laro.games.lama.tokens import Supply, Tokens, unlimited_tokens
 if TYPE_CHECKING:
     from laro.games.lama.game import LamaGame
 
-__all__ = ["LamaState", "deal_round"]
+__all__ = ["LamaState", "LegalRows", "deal_round", "legal_lookup"]
 
 
-def _legal_table() -> tuple[tuple[tuple[LamaAction, ...], ...], ...]:
-    """Legal actions by top card and a 3-bit key: has the same card, has the next card, may draw."""
-    table = []
-    for top in range(NUM_KINDS):
-        row = []
-        for key in range(8):
-            same, following = playable_after(top)
-            actions = []
-            if key & 1:
-                actions.append(PLAY[same])
-            if key & 2:
-                actions.append(PLAY[following])
-            actions.sort(key=lambda a: a.index)
-            if key & 4:
-                actions.append(DRAW)
-            actions.append(QUIT)  # quitting is always allowed
-            row.append(tuple(actions))
-        table.append(tuple(row))
-    return tuple(table)
+LegalRows = tuple[tuple[dict[int, tuple[LamaAction, ...]], dict[int, tuple[LamaAction, ...]]], ...]
 
 
-_LEGAL = _legal_table()
+def legal_lookup(
+    followers: Callable[[int], Iterable[int]], most: Callable[[int], int]
+) -> tuple[LegalRows, tuple[int, ...]]:
+    """The one place that says which actions are legal: per top rank (0..6), and without or with drawing allowed,
+    a dict from the hand's counts of the cards that may follow that rank (``followers(rank)``, at most
+    ``most(card)`` copies each) to the legal actions; and per rank the mask that keeps just those counts of a
+    hand. Plays come in the order of their indices, then ``draw`` when allowed, then ``quit`` (always allowed).
+
+    >>> from laro.games.lama.cards import hand_from_cards
+    >>> rows, masks = legal_lookup(lambda rank: playable_after(rank), lambda card: 8)
+    >>> [str(action) for action in rows[2][True][hand_from_cards([3]) & masks[2]]]  # a 4 on a 3
+    ['play 4', 'draw', 'quit']
+    """
+    shared: dict[tuple[LamaAction, ...], tuple[LamaAction, ...]] = {}
+    tables = []
+    masks = []
+    for rank in range(NUM_KINDS):
+        cards = sorted(set(followers(rank)))
+        masks.append(sum(15 << (4 * card) for card in cards))
+        rows: tuple[dict[int, tuple[LamaAction, ...]], dict[int, tuple[LamaAction, ...]]] = ({}, {})
+        for counts in itertools.product(*(range(most(card) + 1) for card in cards)):
+            hand = sum(count << (4 * card) for count, card in zip(counts, cards, strict=True))
+            plays = sorted((PLAY[card] for card, count in zip(cards, counts, strict=True) if count), key=_index)
+            for may_draw, actions in enumerate(((*plays, QUIT), (*plays, DRAW, QUIT))):
+                rows[may_draw][hand] = shared.setdefault(actions, actions)
+        tables.append(rows)
+    return tuple(tables), tuple(masks)
+
+
+def _index(action: LamaAction) -> int:
+    return action.index
+
+
+_LEGAL, _MASK = legal_lookup(playable_after, lambda card: COPIES)
 _NO_ACTIONS: tuple[LamaAction, ...] = ()
-_SHIFT_SAME = tuple(4 * playable_after(top)[0] for top in range(NUM_KINDS))
-_SHIFT_NEXT = tuple(4 * playable_after(top)[1] for top in range(NUM_KINDS))
 _new = object.__new__
 _BIT = tuple(1 << (4 * card) for card in range(NUM_PARTY_KINDS))
+_AGAIN = tuple(PLUS <= card < PINK for card in range(NUM_PARTY_KINDS))  # a plus card: another turn
 _SHUFFLE_STEPS = tuple((i, i + 1) for i in range(len(DECK) - 1, 0, -1))
 _WORD_BYTES = 4 * len(DECK)  # one word per shuffle step, and one for the seat
 _unpack_words = struct.Struct(f">{len(DECK)}I").unpack
@@ -98,6 +118,8 @@ class LamaState:
 
     party = False  # the edition: the Party Edition's state says True
     cards: tuple[int, ...] = DECK  # the edition's 56 cards
+    legal_rows: LegalRows = _LEGAL  # the edition's legal actions (see legal_lookup)
+    legal_masks: tuple[int, ...] = _MASK
 
     __slots__ = (
         "_legal",
@@ -158,15 +180,15 @@ class LamaState:
     def parse_action(self, action: ActionLike) -> LamaAction:
         return action if type(action) is LamaAction else self._coerce(action)
 
-    def apply(self, action: ActionLike) -> LamaState:
-        # The engine's inner loop: kept flat on purpose (no helper calls on an ordinary turn).
+    def apply(self, action: ActionLike) -> Self:
+        # The engine's inner loop, for both editions: kept flat on purpose (no helper calls on an ordinary turn).
         if type(action) is not LamaAction:
             action = self._coerce(action)
         if action not in self._legal:
             raise self._illegal(action)
         player: int = self.current_player  # type: ignore[assignment]  # legal implies not over
         n = self.num_players
-        new = _new(LamaState)
+        new = _new(self.__class__)
         new.game = self.game
         new.num_players = n
         new.options = self.options
@@ -183,17 +205,19 @@ class LamaState:
         quit_mask = self.quit_mask
         draw_pos = self.draw_pos
         card = action.card
+        again = False
         if card is not None:
-            hand = hands[player] - (1 << _SHIFT_SAME[card])
+            hand = hands[player] - _BIT[card]
             hands = hands.copy()
             hands[player] = hand
             discard = (*self.discard, card)
             new.last_player = player
+            again = _AGAIN[card]  # the Party Edition's plus card: another turn at once
         else:
             discard = self.discard
             new.last_player = self.last_player
             if action is DRAW:
-                hand = hands[player] + (1 << _SHIFT_SAME[self.deck[draw_pos]])
+                hand = hands[player] + _BIT[self.deck[draw_pos]]
                 hands = hands.copy()
                 hands[player] = hand
                 draw_pos += 1
@@ -208,19 +232,16 @@ class LamaState:
         if not hand or quit_mask == full:
             new._end_round(ended_by=player)
             return new
-        # play passes left to the next seat still in the round (possibly the lone player again)
         seat = player
-        while True:
-            seat = seat + 1 if seat + 1 < n else 0
-            if not (quit_mask >> seat) & 1:
-                break
+        if not again:  # play passes left to the next seat still in the round (possibly the lone player again)
+            while True:
+                seat = seat + 1 if seat + 1 < n else 0
+                if not (quit_mask >> seat) & 1:
+                    break
         new.current_player = seat
-        hand = hands[seat]
-        top = discard[-1]
-        key = ((hand >> _SHIFT_SAME[top]) & 15 != 0) | (((hand >> _SHIFT_NEXT[top]) & 15 != 0) << 1)
-        if draw_pos < len(self.deck) and (quit_mask | (1 << seat)) != full:
-            key |= 4
-        new._legal = _LEGAL[top][key]
+        top = RANK[discard[-1]]
+        may_draw = draw_pos < len(self.deck) and (quit_mask | (1 << seat)) != full
+        new._legal = self.legal_rows[top][may_draw][hands[seat] & self.legal_masks[top]]
         return new
 
     # -- turns and rounds ---------------------------------------------------------------------------------
@@ -228,13 +249,10 @@ class LamaState:
     def _set_legal(self) -> None:
         """The legal actions of the current player (the same logic as the end of ``apply``)."""
         seat: int = self.current_player  # type: ignore[assignment]
-        hand = self.hands[seat]
-        top = self.discard[-1]
-        key = ((hand >> _SHIFT_SAME[top]) & 15 != 0) | (((hand >> _SHIFT_NEXT[top]) & 15 != 0) << 1)
+        top = RANK[self.discard[-1]]
         # drawing needs a card in the draw pile and another player still in the round
-        if self.draw_pos < len(self.deck) and (self.quit_mask | (1 << seat)) != (1 << self.num_players) - 1:
-            key |= 4
-        self._legal = _LEGAL[top][key]
+        may_draw = self.draw_pos < len(self.deck) and (self.quit_mask | (1 << seat)) != (1 << self.num_players) - 1
+        self._legal = self.legal_rows[top][may_draw][self.hands[seat] & self.legal_masks[top]]
 
     def _end_round(self, ended_by: int) -> None:
         """Score the round, return a token for an emptied hand, then end the game or deal the next round."""
