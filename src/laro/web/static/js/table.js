@@ -185,7 +185,8 @@ function connect() {
     page.ws = null;
     if (event.code === 4404) return noTable();
     if (event.code === 4403) return badToken();
-    if (page.summary && page.summary.status === "over") {
+    if (page.summary && !["open", "running"].includes(page.summary.status)) {
+      // over, expired or abandoned: nothing more will happen here
       setConnection("closed");
       return;
     }
