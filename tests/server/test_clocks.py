@@ -229,3 +229,15 @@ def test_bots_are_never_timed() -> None:
         else:
             break
     play.rebuilt()
+
+
+def test_kamara_s_rounds_do_not_pause() -> None:
+    """Only a scored round (L.A.M.A.'s) is shown and paused at its end; Kamara's rounds are turns around the table."""
+    play = _table("kamara", 2, clock="none", round_pause=8.0)
+    table, at = play.table, 0.0
+    start_round = table.state.round
+    while table.state.round == start_round and not table.over:
+        at += 1
+        play.act(at, _a_move(table))
+    assert table.state.round != start_round
+    assert not table.paused(T0 + at + 1) and "round_over" not in table.log[-1]

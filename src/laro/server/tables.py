@@ -455,7 +455,10 @@ class Table:
         self._logged(event, entry, text)
 
     def _round(self) -> object:
-        """The game's round (L.A.M.A.'s), or None for a game without rounds."""
+        """The game's scored round (L.A.M.A.'s: one that ends with a result, ``last_round``), or None for a game
+        whose rounds are only turns around the table (Kamara's), which neither pause nor are marked."""
+        if not hasattr(self.state, "last_round"):
+            return None
         return getattr(self.state, "round", None)
 
     def _next_turn(self, at: float) -> None:
