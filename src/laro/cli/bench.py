@@ -98,7 +98,7 @@ def render(report: BenchReport, console: Console) -> None:
     type=click.IntRange(0, 200),
     default=0,
     show_default=True,
-    help="server: measure again while this many tables of 8 hard Kamara bots think, against a first run without.",
+    help="server: measure again while this many tables of 6 hard L.A.M.A. bots think, against a first run without.",
 )
 @click.option(
     "--bot-delay",

@@ -8,7 +8,7 @@ running. At the end each table's ``seq`` on the server is compared with what its
 nothing may be lost.
 
 With ``heavy`` > 0 the run has two phases on one server: first the tables alone (the baseline), then the same
-load again while ``heavy`` more tables of 8 ``hard`` Kamara bots think all the time, so the report shows what
+load again while ``heavy`` more tables of 6 ``hard`` L.A.M.A. bots think all the time, so the report shows what
 heavy bots do to people's latency, measured in the same run.
 """
 
@@ -242,8 +242,9 @@ _ONE_ADDRESS = (
 
 
 def _start_heavy(base: str, heavy: int) -> None:
-    """``heavy`` tables of 8 hard Kamara bots (long games: they think for as long as the phase lasts)."""
-    body = {"game": "kamara", "players": 8, "options": {"max_rounds": 1000}, "bots": {str(s): "hard" for s in range(8)}}
+    """``heavy`` tables of 6 hard L.A.M.A. bots, which search at every decision (long games: they think for as
+    long as the phase lasts). Kamara's hard bot searches only its card renewals, so it is the lighter load."""
+    body = {"game": "lama", "players": 6, "options": {"end_score": 1000}, "bots": {str(s): "hard" for s in range(6)}}
     for _ in range(heavy):
         _post(base, "/api/tables", body)
     time.sleep(2.0)  # let them start thinking

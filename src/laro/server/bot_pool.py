@@ -7,10 +7,11 @@ run at ``nice`` 10: when people's actions and bots' thinking compete for the cor
 server's own process the turn first. Each table has at most one bot turn in flight and the pool takes turns in the
 order they came, so busy tables share the workers fairly, one decision at a time.
 
-A bot that has proved cheap — on average under half a millisecond a decision, as the workers measure it (random
-bots; L.A.M.A.'s heuristic, a few microseconds) — decides in the server's own process instead: sending it to a
-worker and back would cost the server more than the decision itself. Should it ever take longer, it goes back to
-the workers.
+A bot of a kind that never searches (``random``, ``heuristic``) that has proved cheap — on average under half a
+millisecond a decision, as measured (random bots; L.A.M.A.'s heuristic takes a few microseconds) — decides in
+the server's own process instead: sending it to a worker and back would cost the server more than the decision
+itself. Should it grow slower, it goes back to the workers. A searching bot always thinks in a worker, however
+quick some of its moves are.
 
 ``workers=0`` decides in a thread of the server's own process instead (for tests and tiny servers).
 
@@ -61,6 +62,7 @@ def _ready() -> None:
 
 
 INLINE_BELOW = 0.0005  # seconds: bots that decide faster than this on average decide in the server's process
+NEVER_SEARCH = frozenset({"random", "heuristic"})  # the kinds of bot that may decide there
 _WEIGHT = 0.1  # of the newest decision in a bot's average
 
 
@@ -95,7 +97,7 @@ class BotPool:
         """The event of ``turn``'s decision (made in a worker), its bot's memory kept by ``table``."""
         key = (table.game.name, turn.name)
         cost = self._cost.get(key)
-        if cost is not None and cost < INLINE_BELOW:
+        if self.inline(*key):
             action, thought, seconds = _decide(turn)
         else:
             loop = asyncio.get_running_loop()
@@ -114,7 +116,7 @@ class BotPool:
     def inline(self, game: str, bot: str) -> bool:
         """Whether ``bot`` now decides in the server's own process (it has proved cheap)."""
         cost = self._cost.get((game, bot))
-        return cost is not None and cost < INLINE_BELOW
+        return bot in NEVER_SEARCH and cost is not None and cost < INLINE_BELOW
 
     def close(self) -> None:
         executor, self._executor = self._executor, None
