@@ -22,8 +22,9 @@ def _start(tmp_path: Path) -> subprocess.Popen[str]:
     return subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env)
 
 
-def _record(tmp_path: Path, at_least: int) -> GameRecord:
-    """The one record in the folder, once it holds ``at_least`` actions (waits up to 20 s)."""
+def _record(tmp_path: Path, at_least: int, holding: str | None = None) -> GameRecord:
+    """The one record in the folder, once it holds ``at_least`` actions (and the action ``holding``, if given;
+    waits up to 20 s)."""
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline:
         files = list((tmp_path / "records").glob("*.json"))
@@ -32,7 +33,7 @@ def _record(tmp_path: Path, at_least: int) -> GameRecord:
                 record = GameRecord.load(files[0])
             except ValueError:
                 record = None  # being replaced right now
-            if record is not None and len(record.actions) >= at_least:
+            if record is not None and len(record.actions) >= at_least and holding in (None, *record.actions):
                 return record
         time.sleep(0.05)
     pytest.fail("the record never reached the expected number of actions")
@@ -46,7 +47,7 @@ def test_record_survives_the_process(tmp_path: Path, sig: signal.Signals) -> Non
     try:
         process.stdin.write("quit\n")  # quit the round at the first turn; the bots finish it
         process.stdin.flush()
-        record = _record(tmp_path, at_least=1)
+        record = _record(tmp_path, at_least=1, holding="quit")  # a bot may have moved first: wait for our move
         process.send_signal(sig)
         output, _ = process.communicate(timeout=20)
     finally:
