@@ -281,3 +281,19 @@ def test_rematch_seats_the_same_players_again(api: Api, server: ServerProcess) -
     for seat, token in created.tokens.items():
         api.join(again["id"], seat, token)
     assert api.table(again["id"])["status"] == "running"
+
+
+def test_health_and_metrics_for_operators(server: ServerProcess, api: Api) -> None:
+    """``/healthz`` says the process and its store are up; ``/metrics`` is Prometheus text with the tables, the
+    connections, the actions stored and how long changes take."""
+    assert request(server.base, "GET", "/healthz") == (200, {"status": "ok"})
+    created = api.create("lama", 2, {"end_score": 10}, {0: "random", 1: "random"})
+    wait_for(api, created.id, lambda s: s["status"] == "over")
+    api.create("kamara", 2)  # one waiting
+    status, text = request(server.base, "GET", "/metrics")
+    assert status == 200 and isinstance(text, str)
+    figures = {line.split(" ")[0]: float(line.split(" ")[1]) for line in text.splitlines() if line and line[0] != "#"}
+    assert figures["laro_actions_total"] >= 10
+    assert figures['laro_tables{status="open"}'] >= 1
+    assert figures["laro_action_seconds_count"] >= figures["laro_actions_total"]
+    assert "laro_connections" in figures and "laro_store_errors_total" in figures

@@ -41,6 +41,7 @@ from laro.server.clocks import AWAY_AFTER, ROUND_PAUSE, profiles
 from laro.server.connection import Connection, Limits, ProtocolError, parse_message
 from laro.server.hub import Hub
 from laro.server.limits import Buckets, ServerLimits
+from laro.server.metrics import CONTENT_TYPE_LATEST
 from laro.server.openapi import DOCUMENT
 from laro.server.store import Store, StoreError, open_store
 from laro.server.tables import Refusal, Table
@@ -280,9 +281,11 @@ def create_app(
             await _refuse(websocket, "too_many", message, 1013)
             return
         sockets[address] += 1
+        hub.metrics.connections.inc()
         try:
             await _play(websocket)
         finally:
+            hub.metrics.connections.dec()
             sockets[address] -= 1
             if not sockets[address]:
                 del sockets[address]
@@ -324,6 +327,17 @@ def create_app(
             if sender.done() and not receiver.done():  # the client stopped reading: let its socket go for good
                 _abort(websocket)
 
+    async def healthz(request: Request) -> Response:
+        """The process is up and its store answers."""
+        try:
+            await the_store.list_tables(1)
+        except StoreError as error:
+            return JSONResponse({"status": "unavailable", "store": str(error)}, status_code=503)
+        return JSONResponse({"status": "ok"})
+
+    async def metrics(request: Request) -> Response:
+        return Response(hub.metrics.render(), media_type=CONTENT_TYPE_LATEST)
+
     async def rules(request: Request) -> Response:
         name, lang = request.path_params["game"], request.query_params.get("lang", "en")
         try:
@@ -364,6 +378,8 @@ def create_app(
             Route("/api/tables/{table_id}/seats/{seat}/{what}", seat_action, methods=["POST"]),
             Route("/api/tables/{table_id}/rematch", rematch, methods=["POST"]),
             Route("/api/openapi.json", _openapi),
+            Route("/healthz", healthz),
+            Route("/metrics", metrics),
             WebSocketRoute("/ws/tables/{table_id}", play),
         ],
         lifespan=lifespan,

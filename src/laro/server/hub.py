@@ -27,6 +27,7 @@ from laro.core import JSONDict
 from laro.server.bot_pool import BotPool
 from laro.server.clocks import AWAY_AFTER, ROUND_PAUSE
 from laro.server.limits import ServerLimits
+from laro.server.metrics import Metrics
 from laro.server.store import DamagedTable, SeqConflict, Store, StoreError, TableSummary
 from laro.server.tables import Refusal, Table
 
@@ -89,6 +90,7 @@ class Hub:
     ) -> None:
         self.round_pause = round_pause
         self.away_after = away_after
+        self.metrics = Metrics(self.count_tables)
         self.store = store
         self.bot_delay = bot_delay
         self.limits = limits or ServerLimits()
@@ -147,6 +149,11 @@ class Hub:
                 if task is not None:
                     task.cancel()
         self.bots.close()
+
+    def count_tables(self) -> dict[str, int]:
+        """How many tables in memory wait for players (``open``) and play (``running``)."""
+        running = sum(1 for live in self._live.values() if live.table.status == "running")
+        return {"open": len(self._lobby) - running, "running": running}
 
     def _add(self, live: _Live) -> None:
         self._live[live.table.meta.id] = live
@@ -341,6 +348,7 @@ class Hub:
             if found is not None:  # finished, and kept by the store only
                 found.check_open()  # refuses as the table's ending says: over, or expired
             raise Refusal("no_table", f"no open or running table {table_id!r}")
+        started = time.perf_counter()
         async with live.lock:
             table = live.table
             event = make_event(table)
@@ -349,6 +357,9 @@ class Hub:
                 await self.store.append(table_id, event)
             except SeqConflict:
                 raise Refusal("stale_seq", "someone else acted first: look again") from None
+            except StoreError:
+                self.metrics.store_errors.inc()
+                raise
             table.apply(event)
             log.info("table %s #%d %s", table_id, table.seq, table.log[-1]["text"])
             if table.over:
@@ -357,6 +368,9 @@ class Hub:
                 self._unlist(table)
                 log.info("table %s %s: winners %s", table_id, table.status, result.get("winners"))
         self._tell(live)
+        if event["type"] == "act":
+            self.metrics.actions.inc()
+        self.metrics.action_seconds.observe(time.perf_counter() - started)
         if table.over and not live.listeners:
             self._drop(table_id)  # finished and watched by nobody: the store keeps it
         self._schedule_bot(live)

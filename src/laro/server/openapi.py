@@ -284,6 +284,26 @@ DOCUMENT: JSON = {
                 },
             }
         },
+        "/healthz": {
+            "get": {
+                "summary": "The process is up and its store answers",
+                "responses": {
+                    "200": _answer(
+                        "healthy",
+                        {"type": "object", "required": ["status"], "properties": {"status": {"type": "string"}}},
+                    ),
+                    "503": _answer("the store does not answer", {"type": "object", "required": ["status"]}),
+                },
+            }
+        },
+        "/metrics": {
+            "get": {
+                "summary": "The server's figures in the Prometheus text format",
+                "responses": {
+                    "200": {"description": "the figures", "content": {"text/plain": {"schema": {"type": "string"}}}}
+                },
+            }
+        },
         "/api/openapi.json": {
             "get": {"summary": "This document", "responses": {"200": _answer("the document", {"type": "object"})}}
         },
