@@ -9,6 +9,8 @@ from pathlib import Path
 
 import click
 
+from laro.cli.store import store_url
+
 __all__ = ["serve"]
 
 
@@ -164,7 +166,7 @@ def serve(
     logging.basicConfig(level=logging.WARNING if quiet else logging.INFO, format="%(asctime)s %(message)s")
     if database is None:
         data_dir.mkdir(parents=True, exist_ok=True)
-        database = f"sqlite://{(data_dir / 'tables.db').resolve()}"
+    database = store_url(data_dir, database)
     _check_store(database)
     limits = ServerLimits(
         open_tables_per_address=tables_per_address,

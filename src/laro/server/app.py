@@ -494,39 +494,39 @@ async def _receive(
             connection.error(error.code, str(error))
             continue
         kind = message["type"]
-        if kind == "act":
+        if kind in _SEAT_MESSAGES:  # a change only a seat may make: an action, or readiness for the next round
             seat = connection.seat
             if seat is None:
-                connection.error("spectator", "spectators watch; join a seat with its token to play")
+                connection.error("spectator", _SEAT_MESSAGES[kind])
                 continue
+            if kind == "act":
+                make = _acting(seat, message["action"], message["seq"])
+            else:
+                make = functools.partial(_ready, seat=seat, now=hub.clock())
             try:
-                await hub.change(table_id, _acting(seat, message["action"], message["seq"]))
+                await hub.change(table_id, make)
             except Refusal as error:
                 connection.error(error.code, str(error))
             except StoreError as error:
-                log.error("table %s: the store refused an action: %s", table_id, error)
-                connection.error("unavailable", "the server could not save that action; try again")
+                log.error("table %s: the store refused a change: %s", table_id, error)
+                connection.error("unavailable", "the server could not save that; try again")
         elif kind == "sync":
             table = await hub.get(table_id)
             if table is not None:
                 connection.notify(table)
         elif kind == "ping":
             connection.send({"type": "pong"})
-        elif kind == "ready":
-            seat = connection.seat
-            if seat is None:
-                connection.error("spectator", "spectators watch; only players move on to the next round")
-                continue
-            try:
-                await hub.change(table_id, functools.partial(_ready, seat=seat, now=hub.clock()))
-            except Refusal as error:
-                connection.error(error.code, str(error))
         elif kind == "hello":
             connection.error("bad_request", "hello is the first message only; reconnect to change seats")
         else:
             connection.error("unknown_type", f"unknown message type {kind[:40]!r}: act, ready, sync or ping")
 
 
+# what a spectator is told for each message only a seat may send
+_SEAT_MESSAGES = {
+    "act": "spectators watch; join a seat with its token to play",
+    "ready": "spectators watch; only players move on to the next round",
+}
 _CLOSE = {"no_table": 4404, "bad_token": 4403, "damaged": 4410, "busy": 1013, "too_many": 1013}
 
 

@@ -150,7 +150,7 @@ class Clocks:
         seat = self.turn_seat
         if seat is None:
             return
-        started = max(self.turn_started, self.paused_until or self.turn_started)
+        started = self._running_since()
         self.banks[seat] = max(0.0, self.banks[seat] - max(0.0, at - started))
         self.turn_started = max(at, started)
 
@@ -186,7 +186,11 @@ class Clocks:
         seat = self.turn_seat
         if seat is None:
             return None
-        return max(self.turn_started, self.paused_until or self.turn_started) + self.banks[seat]
+        return self._running_since() + self.banks[seat]
+
+    def _running_since(self) -> float:
+        """When the running clock started to run: its turn's start, or the end of a round's pause after it."""
+        return max(self.turn_started, self.paused_until or self.turn_started)
 
     def remaining(self, seat: int, now: float) -> float | None:
         """``seat``'s time left at ``now`` (None without a clock)."""
