@@ -5,6 +5,7 @@ running clock charges nobody; a table whose every person is away ends as abandon
 from __future__ import annotations
 
 import asyncio
+import random
 import time
 from collections.abc import Callable
 
@@ -99,3 +100,25 @@ def test_a_restart_in_the_middle_of_a_clock_charges_nobody(server_factory: Calla
     assert after["clock"]["running"] == seat and after["clock"]["remaining"][seat] == 30
     assert after["clock"]["deadline"] >= restarted + 29  # the 2 s before and the 3 s outage are not charged
     assert not any(e["type"] == "timeout" for e in api.table_log(table.id))
+
+
+def test_four_friends_one_walks_away_and_the_game_ends(server_factory: Callable[..., ServerProcess]) -> None:
+    """Four people at a table with the default clock; one never comes (walked away): once it is their turn their
+    stand-in takes over, and the other three play the game to its end."""
+    server = server_factory(limits=(*RELAXED, "--away-after=1"))
+    api = Api(server.base)  # the server's default clock for several people: normal
+    table = api.seated("lama", 4, {"end_score": 15}, seed=35)
+    assert api.table(table.id)["clock"]["name"] == "normal"
+
+    async def main() -> None:
+        players = [await Client.connect(server.ws_base, table.id, table.tokens[seat]) for seat in (0, 1, 2)]
+        finals = await asyncio.wait_for(
+            asyncio.gather(*(p.play(random.Random(seat)) for seat, p in enumerate(players))), 90
+        )
+        assert all(final["table"]["status"] == "over" for final in finals)
+        assert finals[0]["table"]["seats"][3]["handed"] is True
+        for player in players:
+            await player.close()
+
+    asyncio.run(main())
+    assert table.id not in [t["id"] for t in api.tables()]
