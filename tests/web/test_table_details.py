@@ -138,6 +138,28 @@ RENDER = """async ({ message, touch }) => {
 }"""
 
 
+def test_kamara_waits_for_everyone_before_a_turn_or_a_card(server: Server, page: Page) -> None:
+    """While a seat is still empty the Kamara table says it waits for players: no "Your turn" for the elder, no
+    yellow card yet; once everyone sits down the elder's turn begins."""
+    table = {"game": "kamara", "players": 3, "bots": {"2": "heuristic"}, "options": {"elder": 0}}
+    created = server.post("/api/tables", table)
+    page.goto(server.url + created["seats"][0]["invite"])
+    page.get_by_test_id("join-name").fill("Ana")
+    page.get_by_test_id("join").click()
+    status = page.locator(".k-status")
+    expect(status.get_by_test_id("k-waiting")).to_have_text("Waiting for players")
+    expect(status).not_to_contain_text("Your turn")
+    expect(page.locator(".k-hint")).to_contain_text("The game begins when everyone has sat down")
+    expect(page.get_by_test_id("yellow-none")).to_have_text("Dealt when everyone has sat down.")
+    assert page.locator(".k-player.is-current").count() == 0
+    screenshot(page, "details_kamara_waiting")
+    friend = created["seats"][1]
+    server.post(f"/api/tables/{created['id']}/seats/1/join", {"token": friend["token"], "name": "Bo"})
+    expect(status).to_contain_text("Your turn")
+    expect(status.get_by_test_id("k-waiting")).to_have_count(0)
+    expect(page.get_by_test_id("yellow-none")).to_have_count(0)
+
+
 def kamara_message(state: Any, seat: int = 0) -> dict[str, Any]:
     """The state message the server would send ``seat`` (only what that seat may know)."""
     seats = [

@@ -222,6 +222,11 @@ class KamaraTable {
     return Boolean(this.message && this.message.your_turn);
   }
 
+  /** Whether the table still waits for a person to sit down: nothing is dealt and it is nobody's turn yet. */
+  get waiting() {
+    return Boolean(this.message && this.message.table && this.message.table.status === "open");
+  }
+
   get myColour() {
     return this.seat === null ? null : (this.obs.colours || [])[this.seat] || null;
   }

@@ -12,7 +12,7 @@ export const panelMethods = {
   renderStatus() {
     const obs = this.obs;
     const parts = [];
-    const current = obs.current_player;
+    const current = this.waiting ? null : obs.current_player; // nobody's turn until everyone sits down
     const who = current === null || current === undefined ? "" : this.myTurn || current === this.seat ? this.t("kamara.turn.yours") : this.t("kamara.turn.other", { name: this.name(current) });
     const currentColour = current === null || current === undefined ? null : (obs.colours || [])[current];
     if (obs.phase === "tiles") parts.push(el("span", { class: "k-phase" }, this.t("kamara.phase.tiles")));
@@ -23,6 +23,7 @@ export const panelMethods = {
       const key = max && max < 100 ? "kamara.round" : "kamara.round_only"; // the default cap of 100 is rarely met
       parts.push(el("span", { class: "k-phase" }, this.t(key, { round: obs.round, max })));
     }
+    if (this.waiting) parts.push(el("span", { class: "k-who", dataset: { testid: "k-waiting" } }, this.t("kamara.turn.waiting")));
     if (who) {
       parts.push(el("span", { class: `k-who${this.myTurn ? " is-you" : ""}` }, currentColour ? el("span", { html: chipSvg(currentColour, 18) }) : null, who, clockBadge(this.message && this.message.table, current)));
     }
@@ -54,6 +55,7 @@ export const panelMethods = {
     const obs = this.obs;
     if (obs.phase === "over" || obs.is_over) return this.overText();
     if (this.seat === null) return this.t("kamara.hint.spectator");
+    if (this.waiting) return this.t("kamara.hint.open");
     if (!this.myTurn) {
       const name = obs.current_player === null || obs.current_player === undefined ? "" : this.name(obs.current_player);
       if (obs.phase === "tiles") return this.t("kamara.hint.wait_tiles", { name });
@@ -372,10 +374,10 @@ export const panelMethods = {
     }
     box.hidden = false;
     const parts = [];
-    const yellow = (obs.yellow || [])[this.seat];
+    const yellow = this.waiting ? null : (obs.yellow || [])[this.seat]; // yours once everyone sits down
     const yellowBox = el("div", { class: "k-yellow" });
     if (!yellow) {
-      const none = obs.phase === "over" || obs.is_over ? "kamara.yellow.none_over" : "kamara.yellow.none";
+      const none = this.waiting ? "kamara.yellow.not_dealt" : obs.phase === "over" || obs.is_over ? "kamara.yellow.none_over" : "kamara.yellow.none";
       yellowBox.append(el("h3", { class: "k-h" }, this.t("kamara.yellow.title")), el("p", { class: "k-note", dataset: { testid: "yellow-none" } }, this.t(none)));
     } else {
       const code = obs.code || this.codes.get(yellow) || {};
@@ -472,9 +474,9 @@ export const panelMethods = {
     for (let seat = 0; seat < n; seat += 1) {
       const colour = (obs.colours || [])[seat];
       const matched = (obs.matched || [])[seat] || [];
-      const yellow = (obs.yellow || [])[seat];
+      const yellow = this.waiting ? null : (obs.yellow || [])[seat];
       const green = (obs.green || [])[seat];
-      const current = obs.current_player === seat;
+      const current = !this.waiting && obs.current_player === seat;
       const winner = (obs.winners || []).includes(seat);
       const holds = el("span", { class: "k-holds" });
       holds.append(el("span", { class: `k-held k-held-yellow${yellow ? "" : " is-none"}`, title: yellow ? this.t("kamara.holds.yellow") : this.t("kamara.holds.no_yellow") }, yellow && yellow !== "?" ? yellow : yellow ? "?" : "–"));
