@@ -237,6 +237,28 @@ def test_an_opponents_last_move_shows_on_their_box_and_cards_fly(server: Server,
     expect(note).to_have_count(0, timeout=8_000)  # gone after a while
 
 
+def test_a_kamara_opponents_last_action_shows_on_their_box(server: Server, page: Page) -> None:
+    """When a bot acts at a Kamara table, its box in the players list says what it did for a few seconds."""
+    table = {"game": "kamara", "players": 3, "bots": {"2": "heuristic"}, "options": {"elder": 2}}
+    created = server.post("/api/tables", table)
+    page.goto(server.url + created["seats"][0]["invite"])
+    page.get_by_test_id("join-name").fill("Ana")
+    page.get_by_test_id("join").click()
+    expect(page.locator(".k-status").get_by_test_id("k-waiting")).to_be_visible()
+    friend = created["seats"][1]
+    server.post(f"/api/tables/{created['id']}/seats/1/join", {"token": friend["token"], "name": "Bo"})
+    page.wait_for_function("() => document.querySelector('.kamara').dataset.yourTurn === 'true'", timeout=15_000)
+    note = page.locator(".k-player[data-seat='2'] [data-testid=last-move]")
+    expect(note).to_have_count(1)
+    assert page.locator(".k-player [data-testid=last-move]").count() == 1  # only the bot has acted
+    bot_move = page.evaluate(
+        "() => [...document.querySelectorAll('[data-testid=log] li.log-act')].map((li) => li.textContent).pop()"
+    )
+    assert "places" in note.inner_text() and bot_move.endswith(note.inner_text()), (bot_move, note.inner_text())
+    screenshot(page, "details_kamara_last_move")
+    expect(note).to_have_count(0, timeout=8_000)  # gone after a while
+
+
 IN_VIEW = """(selector) => [...document.querySelectorAll(selector)].map((node) => {
   const box = node.getBoundingClientRect();
   return { top: box.top, bottom: box.bottom, height: box.height, width: box.width };

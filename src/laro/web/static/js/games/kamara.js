@@ -14,6 +14,7 @@ import { boardMethods } from "./kamara/targets.js";
 import EN from "../i18n/kamara.en.js";
 
 const TOUCH = window.matchMedia("(pointer: coarse)"); // a touch screen: the hints say tap, not click
+const LAST_MOVE_MS = 4000; // how long an opponent's latest action stays on their box
 
 function ensureStyles() {
   // table.js loads css/kamara.css itself; this covers a page that does not
@@ -47,6 +48,8 @@ class KamaraTable {
     this.notice = "";
     this.busy = false;
     this.orderDraft = null;
+    this.lastMoves = new Map(); // seat -> {words, at}: each opponent's latest action, shown on their box a while
+    this.lastMoveTimer = null;
     this.setComponents(ctx.components);
     this.dom = {
       status: el("div", { class: "k-status" }),
@@ -261,6 +264,7 @@ class KamaraTable {
     }
     const previous = this.message;
     this.message = message;
+    this.rememberMoves(message, previous);
     const obs = message.observation;
     const signature = [obs.phase, obs.current_player, obs.actions_left, (obs.pool || []).length, JSON.stringify(obs.pending), obs.round, JSON.stringify(obs.diwa), JSON.stringify(obs.tiles), message.your_turn].join("|");
     if (signature !== this.signature) {
@@ -275,6 +279,26 @@ class KamaraTable {
     this.render();
   }
 
+  /** Each opponent's newest action of the log since the message shown before (none on the first one). */
+  rememberMoves(message, previous) {
+    if (!previous || !previous.table || previous.table.status === "open") return;
+    const acts = (message.log || []).filter((entry) => entry.type === "act" && entry.seq > previous.seq && entry.seat !== message.seat);
+    for (const entry of acts) this.lastMoves.set(entry.seat, { words: this.describeAction(entry.action ?? "", entry.seat) || entry.action, at: Date.now() });
+    if (!acts.length) return;
+    clearTimeout(this.lastMoveTimer);
+    this.lastMoveTimer = setTimeout(() => this.message && this.renderPlayers(), LAST_MOVE_MS + 50); // the note goes
+  }
+
+  /** The seat's latest action, for a few seconds after it (the fade goes on across redraws). */
+  lastMoveNote(seat) {
+    const move = this.lastMoves.get(seat);
+    const age = move ? Date.now() - move.at : Infinity;
+    if (age >= LAST_MOVE_MS) return null;
+    const note = el("span", { class: "k-last-move", dataset: { testid: "last-move" } }, move.words);
+    note.style.animationDelay = `-${age}ms`; // through the CSSOM: the page's policy allows no style attribute
+    return note;
+  }
+
   keepSetupPick(previous) {
     // a half-made tile choice survives only if it is still possible
     const { tile, slot } = this.pick;
@@ -285,6 +309,7 @@ class KamaraTable {
 
   destroy() {
     clearTimeout(this.busyTimer);
+    clearTimeout(this.lastMoveTimer);
     this.board.destroy();
     this.node.remove();
   }

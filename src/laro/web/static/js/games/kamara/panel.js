@@ -503,6 +503,7 @@ export const panelMethods = {
           el("span", { class: "k-player-name" }, this.name(seat), winner ? el("span", { class: "k-badge" }, this.t("kamara.winner")) : null, lockCount ? el("span", { class: "k-badge k-badge-lock" }, this.t("kamara.locks_n", { count: lockCount })) : null, clockBadge(this.message && this.message.table, seat)),
           holds,
           matches,
+          this.lastMoveNote(seat),
         ),
       );
     }
