@@ -200,6 +200,37 @@ def test_kamara_previews_a_flip_and_tells_its_two_signs_apart(server: Server, pa
     screenshot(page, "details_kamara_flip_preview")
 
 
+def test_kamara_shows_a_tiles_other_face_under_the_mouse(server: Server, page: Page) -> None:
+    """A mouse resting on a paltik, or on Flip, draws that tile's other face on the chamber; leaving it, or
+    flipping, draws the chamber as it is."""
+    from tests.kamara.helpers import build
+
+    state = build([("red", "b8"), ("blue", "a1"), ("orange", "i1")])  # red (seat 0) on the NW tile's paltik
+    page.goto(server.url + "/")
+    page.evaluate(RENDER, {"message": kamara_message(state), "touch": False})
+    ghost = page.get_by_test_id("flip-ghost")
+    expect(ghost).to_have_count(0)
+    walls = page.locator(".k-board .k-wall").count()
+
+    def point_at(square: str) -> None:  # a diwa lets the pointer through to the square under it
+        box = page.locator(f".k-piece[data-square={square}]").bounding_box()
+        assert box is not None
+        page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+
+    point_at("b8")
+    expect(ghost).to_have_count(1)
+    assert (ghost.get_attribute("data-slot"), ghost.get_attribute("data-face")) == ("NW", "B")
+    assert ghost.locator(".k-wall").count() > 0
+    screenshot(page, "details_kamara_flip_hover")
+    page.mouse.move(5, 5)
+    expect(ghost).to_have_count(0)
+    assert page.locator(".k-board .k-wall").count() == walls
+    page.locator("[data-k=flip]").hover()
+    expect(ghost).to_have_count(1)
+    point_at("a1")  # a1 is no paltik: nothing to preview
+    expect(ghost).to_have_count(0)
+
+
 def test_kamara_hints_say_tap_on_a_touch_screen(server: Server, browser: Any) -> None:
     from tests.kamara.helpers import build
 

@@ -72,6 +72,8 @@ class KamaraTable {
     );
     root.append(this.node);
     this.board = new Board(this.dom.boardWrap, (at) => this.onBoard(at));
+    this.board.onHover = (square) => this.previewFlip(square === null ? null : this.layout().paltik.get(square)?.slot ?? null);
+    this.flipShown = null; // the slot whose other face is drawn on the chamber while the pointer rests on it
     if (!ctx.components || !ctx.components.tiles) {
       fetch("/api/games/kamara/components")
         .then((response) => response.json())
@@ -269,6 +271,8 @@ class KamaraTable {
     const signature = [obs.phase, obs.current_player, obs.actions_left, (obs.pool || []).length, JSON.stringify(obs.pending), obs.round, JSON.stringify(obs.diwa), JSON.stringify(obs.tiles), message.your_turn].join("|");
     if (signature !== this.signature) {
       this.signature = signature;
+      this.flipShown = null; // a new state: the pointer must come onto the paltik again
+      this.board.hovered = null;
       this.mode = null;
       this.pick = this.keepSetupPick(previous);
       this.notice = "";
@@ -297,6 +301,14 @@ class KamaraTable {
     const note = el("span", { class: "k-last-move", dataset: { testid: "last-move" } }, move.words);
     note.style.animationDelay = `-${age}ms`; // through the CSSOM: the page's policy allows no style attribute
     return note;
+  }
+
+  /** Draw the other face of the tile in ``slot`` on the chamber (a pointer on its paltik or on Flip), or stop. */
+  previewFlip(slot) {
+    const shown = this.obs.phase === "play" ? slot : null;
+    if (shown === this.flipShown) return;
+    this.flipShown = shown;
+    if (this.message) this.renderBoard(this.layout());
   }
 
   keepSetupPick(previous) {
@@ -408,6 +420,8 @@ class KamaraTable {
         }
       }
     }
+    const flipped = this.flipShown === null ? null : layout.placed[this.flipShown];
+    if (!ghost && flipped) ghost = { slot: this.flipShown, tile: flipped.tile, face: 1 - flipped.face, turns: flipped.turns, flip: true };
     const flipRings = new Set();
     if (obs.code && layout.logo !== null && obs.phase !== "over") {
       for (const entry of readCode(obs.code, layout)) {

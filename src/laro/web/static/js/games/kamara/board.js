@@ -178,10 +178,11 @@ export function printedEntries(code, shows = () => null) {
 // -- the chamber -----------------------------------------------------------------------------------------------
 
 /**
- * The board. ``onPick({square, slot})`` is called for a click (or Enter) on a square; ``render(view)`` draws:
+ * The board. ``onPick({square, slot})`` is called for a click (or Enter) on a square, ``onHover(square|null)`` when
+ * a mouse or pen comes onto another square (or leaves the chamber); ``render(view)`` draws:
  * view = {layout, diwa: Map square -> colour, mine: colour|null, current: colour|null, locks: Map slot -> colour|null,
  *         targets: Map square -> {kind, label}, slotTargets: Map slot -> {kind, label}, selected: Set of squares,
- *         selectedSlots: Set of slots, ghost: {slot, tile, face, turns}|null, flipRings: Set of squares,
+ *         selectedSlots: Set of slots, ghost: {slot, tile, face, turns, flip}|null, flipRings: Set of squares,
  *         slotLabel(slot), squareLabel(square)}
  */
 export class Board {
@@ -201,12 +202,35 @@ export class Board {
     this.diwaNodes = new Map();
     parent.append(this.svg);
     this.svg.addEventListener("click", (event) => this.pick(event));
+    this.hovered = null; // the square under a mouse or pen (a finger has no hover)
+    this.onHover = null;
+    this.svg.addEventListener("pointermove", (event) => this.hover(event.pointerType === "touch" ? null : this.squareAt(event)));
+    this.svg.addEventListener("pointerleave", () => this.hover(null));
     this.svg.addEventListener("keydown", (event) => {
       if (event.key === "Enter" || event.key === " ") {
         event.preventDefault();
         this.pick(event);
       }
     });
+  }
+
+  /** The square under a pointer event, or null outside the chamber. */
+  squareAt(event) {
+    const point = this.svg.createSVGPoint();
+    point.x = event.clientX;
+    point.y = event.clientY;
+    const matrix = this.svg.getScreenCTM();
+    if (!matrix) return null;
+    const at = point.matrixTransform(matrix.inverse());
+    const col = Math.floor((at.x - M) / S);
+    const row = Math.floor((at.y - M) / S);
+    return col < 0 || col > 8 || row < 0 || row > 8 ? null : row * 9 + col;
+  }
+
+  hover(square) {
+    if (square === this.hovered) return;
+    this.hovered = square;
+    if (this.onHover) this.onHover(square);
   }
 
   pick(event) {
@@ -217,16 +241,8 @@ export class Board {
     }
     const node = event.target.closest("[data-sq]");
     if (!node) {
-      const point = this.svg.createSVGPoint();
-      point.x = event.clientX;
-      point.y = event.clientY;
-      const matrix = this.svg.getScreenCTM();
-      if (!matrix) return;
-      const at = point.matrixTransform(matrix.inverse());
-      const col = Math.floor((at.x - M) / S);
-      const row = Math.floor((at.y - M) / S);
-      if (col < 0 || col > 8 || row < 0 || row > 8) return;
-      this.onPick({ square: row * 9 + col, slot: null });
+      const square = this.squareAt(event);
+      if (square !== null) this.onPick({ square, slot: null });
       return;
     }
     const square = (9 - Number(node.dataset.sq[1])) * 9 + FILES.indexOf(node.dataset.sq[0]);
@@ -344,10 +360,11 @@ export class Board {
     this.renderTargets(view);
   }
 
-  ghost({ slot, tile, face, turns }) {
+  ghost({ slot, tile, face, turns, flip = false }) {
     const x0 = M + (slot % 3) * 3 * S;
     const y0 = M + Math.floor(slot / 3) * 3 * S;
-    const parts = [`<g class="k-ghost">`];
+    const marks = flip ? ` is-flip" data-testid="flip-ghost" data-slot="${SLOTS[slot]}" data-face="${"AB"[face]}` : "";
+    const parts = [`<g class="k-ghost${marks}">`];
     const cellAt = new Map();
     for (let cell = 0; cell < 9; cell += 1) cellAt.set(rotateCell(cell, turns), cell);
     for (let placed = 0; placed < 9; placed += 1) {

@@ -243,14 +243,20 @@ export const panelMethods = {
     ];
     for (const [text, label, note] of actions) {
       const ok = legal.has(text);
-      buttons.append(
-        el(
-          "button",
-          { type: "button", class: `k-btn k-act${ok ? " is-ready" : " is-off"}${text === "match" && ok ? " k-primary" : ""}`, "aria-disabled": ok ? "false" : "true", dataset: { k: text }, onclick: () => (ok ? this.act(text) : this.say(this.whyNotAction(text, layout))) },
-          el("span", { class: "k-btn-label" }, label),
-          el("small", {}, note),
-        ),
+      const button = el(
+        "button",
+        { type: "button", class: `k-btn k-act${ok ? " is-ready" : " is-off"}${text === "match" && ok ? " k-primary" : ""}`, "aria-disabled": ok ? "false" : "true", dataset: { k: text }, onclick: () => (ok ? this.act(text) : this.say(this.whyNotAction(text, layout))) },
+        el("span", { class: "k-btn-label" }, label),
+        el("small", {}, note),
       );
+      if (text === "flip" && paltik) {
+        // a mouse on Flip (or the keyboard's focus) draws the tile's other face on the chamber
+        const show = (event) => event.pointerType !== "touch" && this.previewFlip(paltik.slot);
+        button.addEventListener("pointerenter", show);
+        button.addEventListener("focus", () => this.previewFlip(paltik.slot));
+        for (const end of ["pointerleave", "blur"]) button.addEventListener(end, () => this.previewFlip(null));
+      }
+      buttons.append(button);
     }
     parts.push(buttons);
     if (paltik && layout.placed[paltik.slot]) parts.push(this.flipPreview(layout.placed[paltik.slot], paltik.slot));
