@@ -8,9 +8,9 @@ from rich.text import Text
 
 from laro.cli.prompt import InputClosed, ask
 from laro.cli.views import GameView, PlayerInfo, view_for
-from laro.core import GameRecord, GameState, RecordError, iter_replay, result_of
+from laro.core import GameRecord, GameState, PartialRecord, RecordError, iter_replay, load_record, result_of
 
-__all__ = ["replay", "show_replay"]
+__all__ = ["replay", "show_partial", "show_replay"]
 
 
 @click.command()
@@ -20,16 +20,20 @@ def replay(file: str, show_all: bool) -> None:
     """Watch a saved game again, every hand visible.
 
     Shows the game record FILE move by move: Enter for the next move, q to stop; --all prints it all at once.
+    A record taken while its game was played (it has no seed) lists the moves its reader was told.
     """
     console = Console(highlight=False)
     try:
-        record = GameRecord.load(file)
-        show_replay(console, record, step=not show_all)
+        record = load_record(file)
+        if isinstance(record, PartialRecord):
+            show_partial(console, record)
+        else:
+            show_replay(console, record, step=not show_all)
     except RecordError as error:
         raise click.ClickException(str(error)) from None
 
 
-def _players(record: GameRecord) -> list[PlayerInfo]:
+def _players(record: GameRecord | PartialRecord) -> list[PlayerInfo]:
     names = [str(name) for name in record.players]
     names += [f"Seat {seat}" for seat in range(len(names), record.num_players)]
     return [PlayerInfo(name) for name in names[: record.num_players]]
@@ -119,3 +123,26 @@ def _show_end(
         )
     if record.result is not None and record.result != result_of(state):
         console.print(Text("Note: the result stored in the record differs from the replayed game.", style="red"))
+
+
+def show_partial(console: Console, record: PartialRecord) -> None:
+    """List the moves of a record taken while its game was played: without the seed it cannot be replayed, and it
+    holds only what its reader was told (another player's ``keep Y3`` as ``keep``)."""
+    players = _players(record)
+    reader = "a spectator" if record.seat is None else f"seat {record.seat} ({players[record.seat].label})"
+    console.print(
+        Text.assemble(("Record", "bold"), f" of a {record.game} game being played, as {reader} saw it: "),
+        Text(f"{len(record.actions)} moves so far."),
+    )
+    console.print(Text(f"Players: {', '.join(f'{seat} {p.label}' for seat, p in enumerate(players))}"), soft_wrap=True)
+    for number, (seat, action) in enumerate(zip(record.seats, record.actions, strict=True), start=1):
+        who = players[seat].label if 0 <= seat < len(players) else f"seat {seat}"
+        console.print(Text(f"{number}. {who}: {action}"), soft_wrap=True)
+    console.print(
+        Text(
+            "It has no seed, so the table cannot be shown move by move: the record of the whole game (seed "
+            "included) can be had once it is over.",
+            style="yellow",
+        ),
+        soft_wrap=True,
+    )

@@ -11,6 +11,7 @@ from laro.core.errors import (
 )
 from laro.core.game import Action, ActionLike, Game, GameState, JSONDict
 from laro.core.options import OptionSpec, validate_options
+from laro.core.partial import PartialRecord, load_record, read_record
 from laro.core.record import GameRecord, iter_replay, replay, result_of
 from laro.core.registry import get_game, list_games, register_game
 from laro.core.rng import derive_seed, make_rng, new_seed
@@ -27,6 +28,7 @@ __all__ = [
     "MalformedActionError",
     "OptionError",
     "OptionSpec",
+    "PartialRecord",
     "RecordError",
     "StateError",
     "UnknownGameError",
@@ -34,8 +36,10 @@ __all__ = [
     "get_game",
     "iter_replay",
     "list_games",
+    "load_record",
     "make_rng",
     "new_seed",
+    "read_record",
     "register_game",
     "replay",
     "result_of",

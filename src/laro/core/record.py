@@ -22,7 +22,7 @@ from laro.core.errors import LaroError, RecordError
 from laro.core.game import GameState, JSONDict
 from laro.core.registry import get_game
 
-__all__ = ["RECORD_FORMAT", "GameRecord", "iter_replay", "replay", "result_of"]
+__all__ = ["RECORD_FORMAT", "GameRecord", "iter_replay", "read_json", "replay", "result_of"]
 
 RECORD_FORMAT = "laro-record/1"
 
@@ -82,6 +82,11 @@ class GameRecord:
             raise RecordError("a game record must be a JSON object")
         if data.get("format") != RECORD_FORMAT:
             raise RecordError(f"not a laro game record (format {data.get('format')!r}, expected {RECORD_FORMAT})")
+        if "view" in data and data.get("seed") is None:
+            raise RecordError(
+                "this record was taken while the game was being played: it holds only the moves its reader was "
+                "told, not the seed, so it cannot be replayed (the record of the finished game can)"
+            )
         try:
             record = cls(
                 game=_typed(data, "game", str),
@@ -112,17 +117,21 @@ class GameRecord:
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> GameRecord:
-        try:
-            text = Path(path).read_text(encoding="utf-8")
-        except OSError as error:
-            raise RecordError(f"cannot read {path}: {error.strerror}") from None
-        except UnicodeDecodeError:
-            raise RecordError(f"{path} is not a game record: it is not text (UTF-8)") from None
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as error:
-            raise RecordError(f"{path} is not valid JSON: {error}") from None
-        return cls.from_json(data)
+        return cls.from_json(read_json(path))
+
+
+def read_json(path: str | os.PathLike[str]) -> Any:
+    """The JSON a record file holds; :class:`RecordError` for a file that cannot be read or is not JSON."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as error:
+        raise RecordError(f"cannot read {path}: {error.strerror}") from None
+    except UnicodeDecodeError:
+        raise RecordError(f"{path} is not a game record: it is not text (UTF-8)") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise RecordError(f"{path} is not valid JSON: {error}") from None
 
 
 def _typed(data: dict[str, Any], key: str, kind: type) -> Any:

@@ -7,8 +7,8 @@ browser never sends to a server or a proxy.
 
 >>> app = create_app("sqlite::memory:")
 >>> sorted({route.path for route in app.routes if route.path.startswith("/api/tables")})
-['/api/tables', '/api/tables/{table_id}', '/api/tables/{table_id}/rematch',
- '/api/tables/{table_id}/seats/{seat}/{what}']
+['/api/tables', '/api/tables/{table_id}', '/api/tables/{table_id}/record', '/api/tables/{table_id}/rematch',
+ '/api/tables/{table_id}/replay', '/api/tables/{table_id}/seats/{seat}/{what}']
 """
 
 from __future__ import annotations
@@ -36,13 +36,15 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 import laro
 from laro.bots import list_bots
-from laro.core import JSONDict, LaroError, get_game, list_games
+from laro.core import GameRecord, JSONDict, LaroError, RecordError, get_game, list_games
 from laro.server.clocks import AWAY_AFTER, ROUND_PAUSE, profiles
 from laro.server.connection import Connection, Limits, ProtocolError, parse_message
 from laro.server.hub import Hub
 from laro.server.limits import Buckets, ServerLimits
 from laro.server.metrics import CONTENT_TYPE_LATEST
 from laro.server.openapi import DOCUMENT
+from laro.server.records import record_of
+from laro.server.replays import parse_view, replay_steps
 from laro.server.store import Store, StoreError, open_store
 from laro.server.tables import Refusal, Table
 
@@ -243,6 +245,47 @@ def create_app(
             return _error("no_table", "no such table")
         return JSONResponse(table.summary())
 
+    async def table_record(request: Request) -> Response:
+        """The table's game record: the whole game once over, else what the reader (a seat by its token) may know."""
+        try:
+            table = await hub.get(request.path_params["table_id"])
+            if table is None:
+                raise Refusal("no_table", "no such table")
+            reader = _bearer_seat(request, table)
+        except Refusal as error:
+            return refused(error)
+        headers = {"Content-Disposition": f'attachment; filename="laro-{table.game.name}-{table.meta.id}.json"'}
+        return JSONResponse(record_of(table, reader), headers=headers)
+
+    async def table_replay(request: Request) -> Response:
+        """A finished table's game step by step, as one view saw it."""
+        try:
+            throttle(seat_calls, request, "replay requests")
+            table = await hub.get(request.path_params["table_id"])
+            if table is None:
+                raise Refusal("no_table", "no such table")
+            if not table.over:
+                raise Refusal("not_over", "a game is replayed once it is over")
+            record = GameRecord.from_json(record_of(table, None))
+            view = parse_view(request.query_params.get("view", "open"), table.meta.num_players)
+            return JSONResponse(await asyncio.to_thread(replay_steps, record, view))
+        except Refusal as error:
+            return refused(error)
+
+    async def record_replay(request: Request) -> Response:
+        """A game record sent by the client (a file), step by step as one view saw it."""
+        try:
+            throttle(seat_calls, request, "replay requests")
+            body = await _body(request, bounds.record_bytes)
+            try:
+                record = GameRecord.from_json(body.get("record"))
+            except RecordError as error:
+                raise Refusal("bad_record", str(error)) from None
+            view = parse_view(body.get("view", "open"), record.num_players)
+            return JSONResponse(await asyncio.to_thread(replay_steps, record, view))
+        except Refusal as error:
+            return refused(error)
+
     async def rematch(request: Request) -> Response:
         try:
             throttle(seat_calls, request, "seat requests")
@@ -367,6 +410,8 @@ def create_app(
         routes=[
             Route("/", _page("index.html")),
             Route("/table/{table_id}", _page("table.html")),
+            Route("/table/{table_id}/replay", _page("replay.html")),
+            Route("/replay", _page("replay.html")),
             Route("/rules/{game}", _page("rules.html")),
             Mount("/static", StaticFiles(directory=WEB, check_dir=False), name="static"),
             Route("/api/games", games),
@@ -377,6 +422,9 @@ def create_app(
             Route("/api/tables/{table_id}", get_table),
             Route("/api/tables/{table_id}/seats/{seat}/{what}", seat_action, methods=["POST"]),
             Route("/api/tables/{table_id}/rematch", rematch, methods=["POST"]),
+            Route("/api/tables/{table_id}/record", table_record),
+            Route("/api/tables/{table_id}/replay", table_replay),
+            Route("/api/replay", record_replay, methods=["POST"]),
             Route("/api/openapi.json", _openapi),
             Route("/healthz", healthz),
             Route("/metrics", metrics),
@@ -423,6 +471,18 @@ def _seat_number(value: object) -> int:
     except ValueError:
         raise Refusal("bad_request", f"a seat is a number; got {value!r}") from None
     return seat
+
+
+def _bearer_seat(request: Request, table: Table) -> int | None:
+    """The seat whose token the request's ``Authorization: Bearer …`` header holds; None without the header
+    (a spectator); :class:`Refusal` ``bad_token`` for a token of no seat (never taken for a spectator)."""
+    header = request.headers.get("authorization")
+    if header is None:
+        return None
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise Refusal("bad_token", 'give a seat\'s token as "Authorization: Bearer TOKEN"')
+    return table.seat_of_token(token.strip())
 
 
 def _ready(table: Table, seat: int, now: float) -> JSONDict:

@@ -39,6 +39,7 @@ class ServerLimits:
     lobby_page: int = 50  # tables in one page of the lobby (a client may ask for up to ``lobby_page_max``)
     lobby_page_max: int = 100
     body_bytes: int = 65536  # of a request body
+    record_bytes: int = 1048576  # of a game record sent to be replayed
     finished_cache: int = 256  # finished tables kept in memory once read back from the store
 
 

@@ -151,6 +151,69 @@ _SEAT_REQUEST = {
     "properties": {"token": {"type": "string"}, "name": {"type": "string"}, "bot": {"type": "string"}},
 }
 
+_RECORD = {
+    "type": "object",
+    "description": "a game record (laro-record/1); while the game runs, without its seed and with a view",
+    "required": ["format", "game", "rules_version", "num_players", "options", "seed", "actions"],
+    "properties": {
+        "format": {"type": "string", "enum": ["laro-record/1"]},
+        "game": {"type": "string"},
+        "rules_version": {"type": "string"},
+        "num_players": {"type": "integer"},
+        "options": {"type": "object"},
+        "seed": {"type": "integer", "nullable": True},
+        "players": {"type": "array", "items": {"type": "string"}},
+        "bots": {"type": "object", "additionalProperties": {"type": "string"}},
+        "actions": {"type": "array", "items": {"type": "string"}},
+        "result": {"type": "object", "nullable": True},
+        "view": {
+            "type": "object",
+            "required": ["seat", "seats", "observation"],
+            "properties": {
+                "seat": {"type": "integer", "nullable": True},
+                "seats": {"type": "array", "items": {"type": "integer"}},
+                "observation": {"type": "object"},
+            },
+        },
+    },
+}
+_REPLAY = {
+    "type": "object",
+    "required": ["game", "num_players", "players", "view", "seed", "result", "steps"],
+    "properties": {
+        "game": {"type": "string"},
+        "title": {"type": "string"},
+        "num_players": {"type": "integer"},
+        "options": {"type": "object"},
+        "players": {"type": "array", "items": {"type": "string", "nullable": True}},
+        "bots": {"type": "object", "additionalProperties": {"type": "string"}},
+        "view": {"oneOf": [{"type": "integer"}, {"type": "string", "enum": ["open", "spectator"]}]},
+        "seed": {"type": "integer"},
+        "result": {"type": "object"},
+        "steps": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["seat", "action", "observation"],
+                "properties": {
+                    "seat": {"type": "integer", "nullable": True},
+                    "action": {"type": "string", "nullable": True},
+                    "observation": {"type": "object"},
+                    "round_over": {},
+                    "open": {"type": "array", "items": {"type": "object"}},
+                },
+            },
+        },
+    },
+}
+_VIEW = {
+    "name": "view",
+    "in": "query",
+    "required": False,
+    "description": "open (every hand), spectator, or a seat's number",
+    "schema": {"type": "string", "default": "open"},
+}
+
 
 def _body(schema: JSON) -> JSON:
     return {"required": True, "content": {"application/json": {"schema": schema}}}
@@ -284,6 +347,35 @@ DOCUMENT: JSON = {
                 },
             }
         },
+        "/api/tables/{table_id}/record": {
+            "get": {
+                "summary": "The table's game record: the whole game once over, else what its reader may know",
+                "description": "A seat reads its own view of a running game with its token in the header "
+                "Authorization: Bearer TOKEN; without it, a spectator's.",
+                "parameters": [_path_param("table_id")],
+                "responses": {"200": _answer("the record", _ref("Record")), **_errors(403, 404, 503)},
+            }
+        },
+        "/api/tables/{table_id}/replay": {
+            "get": {
+                "summary": "A finished table's game, step by step, as one view saw it",
+                "parameters": [_path_param("table_id"), _VIEW],
+                "responses": {"200": _answer("every step", _ref("Replay")), **_errors(400, 404, 409, 429, 503)},
+            }
+        },
+        "/api/replay": {
+            "post": {
+                "summary": "A game record (with its seed), step by step, as one view saw it",
+                "requestBody": _body(
+                    {
+                        "type": "object",
+                        "required": ["record"],
+                        "properties": {"record": _ref("Record"), "view": {"type": "string", "example": "open"}},
+                    }
+                ),
+                "responses": {"200": _answer("every step", _ref("Replay")), **_errors(400, 413, 429)},
+            }
+        },
         "/healthz": {
             "get": {
                 "summary": "The process is up and its store answers",
@@ -319,6 +411,8 @@ DOCUMENT: JSON = {
             "Created": _CREATED,
             "Page": _PAGE,
             "SeatRequest": _SEAT_REQUEST,
+            "Record": _RECORD,
+            "Replay": _REPLAY,
         }
     },
 }

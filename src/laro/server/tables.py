@@ -30,7 +30,7 @@ from laro.core import Game, GameState, JSONDict, LaroError, derive_seed, get_gam
 from laro.server.clocks import ClockError, Clocks, clock_spec, default_profile
 from laro.server.store.base import StoredTable, TableMeta, new_table_id
 
-__all__ = ["BotTurn", "Refusal", "Seat", "Table", "clean_name", "hash_token"]
+__all__ = ["BotTurn", "Refusal", "Seat", "Table", "clean_name", "hash_token", "scored_round"]
 
 MAX_NAME = 24
 LOG_SIZE = 40  # public log entries sent with every state
@@ -58,6 +58,14 @@ def clean_name(name: object) -> str:
     """
     kept = "".join(c for c in str(name) if unicodedata.category(c) not in _HIDDEN_CATEGORIES)
     return " ".join(kept.split())[:MAX_NAME]
+
+
+def scored_round(state: GameState) -> object:
+    """The game's scored round (L.A.M.A.'s: one that ends with a result, ``last_round``), or None for a game
+    whose rounds are only turns around the table (Kamara's), which neither pause nor are marked."""
+    if not hasattr(state, "last_round"):
+        return None
+    return getattr(state, "round", None)
 
 
 def hash_token(token: str) -> str:
@@ -142,6 +150,7 @@ class Table:
         self.seq = 0
         self.started = all(seat.bot for seat in self.seats)
         self.log: deque[JSONDict] = deque(maxlen=LOG_SIZE)
+        self.moves: list[tuple[int, str]] = []  # (seat, canonical action text) of every action, in order: the record
         self.updated = meta.created
         self._shared: tuple[Any, str, str] | None = None  # (key, summary JSON, log JSON) of the last change
         self.rematch: str | None = None  # the id of the table where these players play again
@@ -398,6 +407,7 @@ class Table:
                 seat.timeouts = 0
             self.clocks.charge(at)
             self.state = self.state.apply(action)
+            self.moves.append((seat.index, str(action)))
             entry["action"] = self.game.public_text(str(action))
             if seat.bot is not None:
                 entry["bot"] = seat.bot  # the bot that made this move (for a person's seat: a bot playing for them)
@@ -455,11 +465,7 @@ class Table:
         self._logged(event, entry, text)
 
     def _round(self) -> object:
-        """The game's scored round (L.A.M.A.'s: one that ends with a result, ``last_round``), or None for a game
-        whose rounds are only turns around the table (Kamara's), which neither pause nor are marked."""
-        if not hasattr(self.state, "last_round"):
-            return None
-        return getattr(self.state, "round", None)
+        return scored_round(self.state)
 
     def _next_turn(self, at: float) -> None:
         """Whose clock runs after an event at ``at``: the seat to act, if a person plays it now."""
