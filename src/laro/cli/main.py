@@ -20,6 +20,7 @@ __all__ = ["cli", "main"]
 
 # Commands written elsewhere are loaded only when used, so a missing or broken one cannot break the others.
 _LAZY_COMMANDS = {
+    "analyse": "laro.cli.analyse:analyse",
     "bench": "laro.cli.bench:bench",
     "serve": "laro.cli.serve:serve",
     "store": "laro.cli.store:store",
@@ -72,6 +73,7 @@ def cli() -> None:
       laro play lama                       a game against three heuristic bots
       laro play lama -n 3 --bots random    against two random bots
       laro replay records/lama_....json    watch a saved game again
+      laro analyse records/lama_....json   grade your moves, the mistakes marked
       laro play kamara -n 3                Kamara against two bots
       laro rules lama --lang ko            the rules, in Korean
       laro bench kamara                    how fast the Kamara engine is here

@@ -1,0 +1,196 @@
+"""``laro analyse RECORD --seat N``: grade each decision of one seat by the search, from that seat's knowledge.
+
+>>> import json, tempfile, pathlib, laro
+>>> from click.testing import CliRunner
+>>> from laro.core import GameRecord
+>>> state = laro.get_game("lama").new_game(2, seed=4)
+>>> record = GameRecord.start(state, seed=4)
+>>> for _ in range(6):
+...     action = state.legal_actions()[0]
+...     record.actions.append(str(action))
+...     state = state.apply(action)
+>>> with tempfile.TemporaryDirectory() as folder:
+...     path = record.save(pathlib.Path(folder) / "game.json")
+...     result = CliRunner().invoke(analyse, [str(path), "--seat", "0", "--budget", "10", "--json"])
+>>> result.exit_code, json.loads(result.output)["format"]
+(0, 'laro-analysis/1')
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import click
+from rich import box
+from rich.console import Console
+from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from laro.bots.analysis import BLUNDER, INACCURACY, MISTAKE, AnalysisError, default_budget
+from laro.bots.analysis import analyse as run_analysis
+from laro.core import GameRecord, JSONDict, LaroError, RecordError
+
+__all__ = ["analyse", "render_analysis"]
+
+_STYLE = {"good": "", "inaccuracy": "yellow", "mistake": "dark_orange", "blunder": "bold red"}
+
+
+@click.command()
+@click.argument("record_file", metavar="RECORD")
+@click.option(
+    "--seat",
+    "-s",
+    type=int,
+    default=None,
+    help="The seat whose decisions are graded [default: the first seat no bot played, else 0].",
+)
+@click.option(
+    "--budget",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Determinisations per decision, each move compared played out from every one "
+    "[default: 200 for L.A.M.A., 30 for Kamara]. More is slower and less noisy.",
+)
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True, help="The search's seed.")
+@click.option("--json", "as_json", is_flag=True, help="Print the analysis as JSON instead of a table.")
+@click.option(
+    "--plot",
+    "plot_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Draw the win chance over the game into this image (PNG or SVG; extra plot).",
+)
+@click.option("--marked", is_flag=True, help="List only the marked moves (inaccuracies, mistakes, blunders).")
+def analyse(
+    record_file: str,
+    seat: int | None,
+    budget: int | None,
+    seed: int,
+    as_json: bool,
+    plot_path: Path | None,
+    marked: bool,
+) -> None:
+    """Grade each decision of one seat in a game record by the search.
+
+    The search sees only what the seat saw then (its own cards, what was played before), never the hidden
+    cards: each move's value is its estimated chance to win the game, and a move that loses at least
+    3 / 7 / 15 points of win chance against the best move found is an inaccuracy / mistake / blunder.
+    The same record, seat, budget and seed give the same analysis. What the figures mean: docs/analysis.md.
+
+    \b
+    Examples:
+      laro analyse records/lama_....json --seat 0
+      laro analyse game.json --seat 2 --budget 400 --seed 1 --plot game.png
+      laro analyse game.json --json > analysis.json
+    """
+    console = Console(highlight=False)
+    try:
+        record = GameRecord.load(record_file)
+        if seat is None:
+            seat = next((s for s in range(record.num_players) if s not in record.bots), 0)
+        if plot_path is not None:
+            from laro.sim.plot import check_plotting
+
+            check_plotting()
+        result = _run(record, seat, budget, seed, Console(stderr=True) if not as_json else None)
+    except (RecordError, AnalysisError) as error:
+        raise click.ClickException(str(error)) from None
+    except LaroError as error:
+        raise click.ClickException(str(error)) from None
+    data = result.to_json()
+    if as_json:
+        click.echo(json.dumps(data, indent=1))
+    else:
+        render_analysis(console, data, marked)
+    if plot_path is not None:
+        from laro.sim.analysis_plot import plot_analysis
+
+        plot_analysis(data, plot_path)
+        if not as_json:
+            console.print(f"[dim]plot saved to {escape(str(plot_path))}[/]", soft_wrap=True)
+
+
+def _run(record: GameRecord, seat: int, budget: int | None, seed: int, console: Console | None) -> Any:
+    if console is None or not console.is_terminal:
+        return run_analysis(record, seat, budget, seed)
+    columns = (TextColumn("analysing"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    with Progress(*columns, console=console, transient=True) as progress:
+        task = progress.add_task("analyse", total=len(record.actions))
+        return run_analysis(record, seat, budget, seed, lambda done, _: progress.update(task, completed=done))
+
+
+def _count(number: int, one: str, many: str) -> str:
+    """``1 mistake``, ``2 mistakes``.
+
+    >>> _count(1, "blunder", "blunders"), _count(0, "inaccuracy", "inaccuracies")
+    ('1 blunder', '0 inaccuracies')
+    """
+    return f"{number} {one if number == 1 else many}"
+
+
+def _percent(value: float) -> str:
+    return f"{100 * value:.0f}%"
+
+
+def render_analysis(console: Console, data: JSONDict, marked: bool = False) -> None:
+    """Print an analysis (its JSON form) as a table of decisions and a summary."""
+    budget = data["budget"]
+    default = " (the default)" if budget == default_budget(data["game"]) else ""
+    console.print(
+        f"[bold]Analysis[/] of {escape(data['player'])} (seat {data['seat']}) in a {data['game']} game of "
+        f"{data['actions']} moves · budget {budget}{default}, seed {data['seed']}",
+        soft_wrap=True,
+    )
+    console.print("[dim]Win chance: the search's estimate after the move, from what the seat knew then.[/]")
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
+    for name, justify in (("move", "right"), ("played", "left"), ("win chance", "right"), ("best found", "left"),
+                          ("its win chance", "right"), ("loss", "right"), ("mark", "left")):  # fmt: skip
+        table.add_column(name, justify=justify)  # type: ignore[arg-type]
+    for decision in data["decisions"]:
+        mark = decision["verdict"]
+        if marked and mark == "good":
+            continue
+        same = decision["best"] == decision["played"]
+        table.add_row(
+            str(decision["move"]),
+            escape(decision["played"]),
+            _percent(decision["played_value"]),
+            "" if same else escape(decision["best"]),
+            "" if same else _percent(decision["best_value"]),
+            "" if same else f"{100 * decision['loss']:.1f}",
+            "" if mark == "good" else mark,
+            style=_STYLE[mark],
+        )
+    console.print(table)
+    summary = data["summary"]
+    if not summary["graded"]:
+        console.print("No decision to grade: every move of this seat was forced.")
+        return
+    skipped = f"; {summary['forced']} forced" if summary["forced"] else ""
+    skipped += f", {summary['level']} where no move was better" if summary["level"] else ""
+    console.print(
+        f"[bold]Accuracy {_percent(summary['accuracy'])}[/]: {summary['graded']} decisions graded{skipped}; "
+        f"the best move found played {summary['best_played']} times; average loss "
+        f"{100 * summary['average_loss']:.1f} points of win chance.",
+        soft_wrap=True,
+    )
+    console.print(
+        f"{_count(summary['inaccuracies'], 'inaccuracy', 'inaccuracies')} (≥ {100 * INACCURACY:.0f} points), "
+        f"{_count(summary['mistakes'], 'mistake', 'mistakes')} (≥ {100 * MISTAKE:.0f}), "
+        f"{_count(summary['blunders'], 'blunder', 'blunders')} (≥ {100 * BLUNDER:.0f}).",
+        soft_wrap=True,
+    )
+    by_move = {decision["move"]: decision for decision in data["decisions"]}
+    for number in summary["biggest"]:
+        decision = by_move[number]
+        console.print(
+            f"  move {number}: {escape(decision['played'])} ({_percent(decision['played_value'])}); best "
+            f"{escape(decision['best'])} ({_percent(decision['best_value'])}), "
+            f"−{100 * decision['loss']:.1f} points, a {decision['verdict']}",
+            soft_wrap=True,
+        )
+    if data["won"] is not None:
+        console.print(f"The game ended: {escape(data['player'])} {'won' if data['won'] else 'did not win'}.")
