@@ -38,6 +38,7 @@ from typing import Any, Protocol, Self, TypeVar
 from laro.core import JSONDict, LaroError
 
 __all__ = [
+    "ANALYSES",
     "SCHEMA_VERSION",
     "DamagedTable",
     "SeqConflict",
@@ -52,6 +53,7 @@ __all__ = [
     "check_event",
     "check_meta",
     "check_result",
+    "decode_analysis",
     "decode_table",
     "dump_json",
     "finish_refusal",
@@ -66,6 +68,9 @@ log = logging.getLogger("laro.server.store")
 T = TypeVar("T")
 
 SCHEMA_VERSION = 1  # the layout of the database; bump it and add a migration when the tables change
+# Tables added beside the schema, made where they are missing whatever the version: a laro that does not know one
+# leaves it alone, so an old database still loads and an older laro still opens a newer one
+ANALYSES = "laro_analyses"  # move analyses of finished tables, by table and key (seat and settings)
 
 _TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 _MAX_SEQ = 2**62  # far beyond any game; keeps every seq inside the databases' 64-bit integers
@@ -189,11 +194,34 @@ class Store(Protocol):
     async def list_tables(self, limit: int = 100, include_finished: bool = False) -> list[TableSummary]:
         """The newest ``limit`` tables, without events, newest first; a damaged row is left out (and logged)."""
 
+    async def save_analysis(self, table_id: str, key: str, analysis: JSONDict) -> None:
+        """Keep the move analysis ``key`` (its seat and settings) of a table, replacing one kept before;
+        ``TableNotFound`` if there is no such table."""
+
+    async def load_analysis(self, table_id: str, key: str) -> JSONDict | None:
+        """The analysis kept under ``key`` for the table, or None (also when what is kept cannot be read back)."""
+
     async def __aenter__(self) -> Self:
         """Open the store."""
 
     async def __aexit__(self, *exc_info: object) -> None:
         """Close the store."""
+
+
+def decode_analysis(table_id: str, key: str, text: object) -> JSONDict | None:
+    """A kept analysis read back, or None (logged) if it is not a JSON object.
+
+    >>> decode_analysis("t1", "seat=0", '{"seat": 0}'), decode_analysis("t1", "seat=0", "{")
+    ({'seat': 0}, None)
+    """
+    try:
+        value = json.loads(text) if isinstance(text, str) else None
+    except json.JSONDecodeError:
+        value = None
+    if not isinstance(value, dict):
+        log.warning("table %s: the kept analysis %s cannot be read back; it is made again", table_id, key)
+        return None
+    return value
 
 
 def new_table_id() -> str:

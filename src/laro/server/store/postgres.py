@@ -38,16 +38,19 @@ from psycopg_pool import AsyncConnectionPool
 from laro.core import JSONDict
 
 from .base import (
+    ANALYSES,
     SCHEMA_VERSION,
     DamagedTable,
     StoredTable,
     StoreError,
     TableExists,
     TableMeta,
+    TableNotFound,
     TableSummary,
     check_event,
     check_meta,
     check_result,
+    decode_analysis,
     decode_table,
     dump_json,
     finish_refusal,
@@ -93,6 +96,15 @@ _SCHEMA = [
         PRIMARY KEY (table_id, seq)
     )""",
     "CREATE INDEX laro_tables_active ON laro_tables (n) WHERE NOT finished",
+]
+_BESIDE = [  # made where missing, whatever the schema version (see base.ANALYSES)
+    f"""CREATE TABLE IF NOT EXISTS {ANALYSES} (
+        table_id text NOT NULL REFERENCES laro_tables (id),
+        key text NOT NULL,
+        analysis jsonb NOT NULL,
+        created double precision NOT NULL,
+        PRIMARY KEY (table_id, key)
+    )""",
 ]
 
 _APPEND = """
@@ -221,6 +233,26 @@ class PostgresStore:
             )
             return decode_table(row, await cursor.fetchall())
 
+    async def save_analysis(self, table_id: str, key: str, analysis: JSONDict) -> None:
+        text = dump_json(analysis, f"table {table_id}: analysis {key}")
+        async with self._connection("save_analysis") as con:
+            cursor = await con.execute(
+                f"INSERT INTO {ANALYSES} (table_id, key, analysis, created)"
+                " SELECT id, %s, %s::jsonb, %s FROM laro_tables WHERE id = %s"
+                " ON CONFLICT (table_id, key) DO UPDATE SET analysis = excluded.analysis, created = excluded.created",
+                (key, text, time.time(), table_id),
+            )
+            if cursor.rowcount != 1:
+                raise TableNotFound(f"no table {table_id!r}")
+
+    async def load_analysis(self, table_id: str, key: str) -> JSONDict | None:
+        async with self._connection("load_analysis") as con:
+            cursor = await con.execute(
+                f"SELECT analysis::text FROM {ANALYSES} WHERE table_id = %s AND key = %s", (table_id, key)
+            )
+            row = await cursor.fetchone()
+        return None if row is None else decode_analysis(table_id, key, row[0])
+
     async def load_active(self) -> list[StoredTable | DamagedTable]:
         _, tables = await self._read("load_active", 0, None, finished_too=False)
         return tables
@@ -292,7 +324,7 @@ class PostgresStore:
             cursor = await con.execute("SELECT to_regclass('laro_schema') IS NOT NULL")
             row = await cursor.fetchone()
             if not (row and row[0]):
-                for statement in _SCHEMA:
+                for statement in [*_SCHEMA, *_BESIDE]:
                     await con.execute(statement)
                 await con.execute("INSERT INTO laro_schema (version) VALUES (%s)", (SCHEMA_VERSION,))
                 return
@@ -312,6 +344,8 @@ class PostgresStore:
                 row = await cursor.fetchone()
                 if not (row and row[0]):
                     raise StoreError(f"the PostgreSQL store is damaged: its table {name} is missing")
+            for statement in _BESIDE:
+                await con.execute(statement)
 
 
 def _one_line(exc: psycopg.Error) -> str:

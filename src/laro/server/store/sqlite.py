@@ -64,16 +64,19 @@ from typing import Self, TypeVar
 from laro.core import JSONDict
 
 from .base import (
+    ANALYSES,
     SCHEMA_VERSION,
     DamagedTable,
     StoredTable,
     StoreError,
     TableExists,
     TableMeta,
+    TableNotFound,
     TableSummary,
     check_event,
     check_meta,
     check_result,
+    decode_analysis,
     decode_table,
     dump_json,
     finish_refusal,
@@ -116,6 +119,15 @@ _SCHEMA = [
         PRIMARY KEY (table_id, seq)
     ) WITHOUT ROWID""",
     "CREATE INDEX laro_tables_active ON laro_tables (finished, n)",
+]
+_BESIDE = [  # made where missing, whatever the schema version (see base.ANALYSES)
+    f"""CREATE TABLE IF NOT EXISTS {ANALYSES} (
+        table_id TEXT NOT NULL REFERENCES laro_tables (id),
+        key TEXT NOT NULL,
+        analysis TEXT NOT NULL,
+        created REAL NOT NULL,
+        PRIMARY KEY (table_id, key)
+    ) WITHOUT ROWID""",
 ]
 
 
@@ -230,6 +242,19 @@ class SQLiteStore:
         if not isinstance(limit, int) or limit < 0:
             raise StoreError(f"limit must be a non-negative integer, not {limit!r}")
         return intact(await self._run("list_tables", self._list_tables, limit, include_finished), "list_tables")
+
+    async def save_analysis(self, table_id: str, key: str, analysis: JSONDict) -> None:
+        text = dump_json(analysis, f"table {table_id}: analysis {key}")
+        await self._run("save_analysis", self._save_analysis, table_id, key, text)
+
+    async def load_analysis(self, table_id: str, key: str) -> JSONDict | None:
+        row = await self._run(
+            "load_analysis",
+            lambda con: con.execute(
+                f"SELECT analysis FROM {ANALYSES} WHERE table_id = ? AND key = ?", (table_id, key)
+            ).fetchone(),
+        )
+        return None if row is None else decode_analysis(table_id, key, row[0])
 
     async def quick_check(self) -> list[str]:
         """What SQLite's ``PRAGMA quick_check`` finds wrong in the file's pages (an empty list: nothing)."""
@@ -362,6 +387,16 @@ class SQLiteStore:
             if done != 1:
                 raise finish_refusal(table_id, _progress(con, table_id))
 
+    def _save_analysis(self, con: sqlite3.Connection, table_id: str, key: str, text: str) -> None:
+        with self._writing(con):
+            if con.execute("SELECT 1 FROM laro_tables WHERE id = ?", (table_id,)).fetchone() is None:
+                raise TableNotFound(f"no table {table_id!r}")
+            con.execute(
+                f"INSERT INTO {ANALYSES} (table_id, key, analysis, created) VALUES (?, ?, ?, ?)"
+                " ON CONFLICT (table_id, key) DO UPDATE SET analysis = excluded.analysis, created = excluded.created",
+                (table_id, key, text, time.time()),
+            )
+
     def _load(self, con: sqlite3.Connection, table_id: str) -> StoredTable | DamagedTable | None:
         with _transaction(con, "BEGIN"):
             row = con.execute(f"SELECT {_ROW} FROM laro_tables WHERE id = ?", (table_id,)).fetchone()
@@ -442,7 +477,7 @@ class SQLiteStore:
                 if names:
                     found = ", ".join(sorted(names))
                     raise StoreError(f"{self.path} is an SQLite database of something else (tables: {found})")
-                for statement in _SCHEMA:
+                for statement in [*_SCHEMA, *_BESIDE]:
                     con.execute(statement)
                 con.execute("INSERT INTO laro_schema (version) VALUES (?)", (SCHEMA_VERSION,))
                 return
@@ -458,6 +493,8 @@ class SQLiteStore:
             if missing:
                 raise StoreError(f"{self.path} is a damaged laro store: its table {', '.join(missing)} is missing")
             # migrations from older versions go here, one step per version, when there are any
+            for statement in _BESIDE:
+                con.execute(statement)
 
 
 @contextmanager
