@@ -88,7 +88,7 @@ def test_a_whole_game_typed_by_a_script(run: Run, tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     out = result.output
     assert "Setup" in out and "Setup: placing tiles · your turn" in out and "Setup: choosing diwa" in out
-    assert "Tiles to place" in out and "You place " in out and "You take the " in out
+    assert "tiles to place, both faces" in out and "You place " in out and "You take the " in out  # (more: …)
     assert "Every diwa is placed." in out and "Round 1 · your turn" in out
     assert "Game over" in out and "Seed: 31" in out
     assert "is not" not in out  # every typed line was understood

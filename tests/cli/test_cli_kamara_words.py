@@ -80,6 +80,38 @@ def test_a_small_terminal_gets_the_compact_layout_with_everything_in_view() -> N
     assert any("You can:" in line and "┃" in line for line in lines)
 
 
+def test_every_screen_of_a_game_fits_80_by_24() -> None:
+    """Through the setup and the game, with 2 to 8 players, the screen at each of the person's moves (heading,
+    chamber, panel and menu) leaves the prompt its line on a terminal of 80 by 24."""
+    import random
+
+    phases = set()
+    for players in (2, 5, 8):
+        names = [PlayerInfo("You", is_you=True)] + [PlayerInfo(f"Bot {n} (heuristic)") for n in range(1, players)]
+        state, rng, shown = GAME.new_game(players, seed=players), random.Random(players), 0
+        while not state.is_over and shown < 30:
+            if state.current_player == 0:
+                console = Console(file=io.StringIO(), width=80, height=24, force_terminal=True, record=True)
+                console.print(VIEW.screen(state, 0, names))
+                lines = console.export_text().rstrip("\n").splitlines()
+                assert len(lines) <= 23 and max(map(len, lines)) <= 80, "\n".join(lines)
+                phases.add(state.phase)
+                shown += 1
+            state = state.apply(rng.choice(state.legal_actions()))
+    assert phases == {"tiles", "diwa", "play"}
+
+
+def test_more_shows_what_the_compact_screen_leaves_out() -> None:
+    state = GAME.new_game(3, seed=3, options={"elder": 0})
+    pool = text_of(VIEW.command("more", state, 0, PLAYERS), width=80)
+    assert "Tiles to place" in pool and pool.count("(corner)") == 4 and len(pool.splitlines()) <= 23
+    played = build([("red", "e5"), ("blue", "e4"), ("orange", "a1")], green=["sigla", None, None])
+    more = " ".join(text_of(VIEW.command("more", played, 0, PLAYERS), width=80).split())
+    assert "○ light paltik" in more and "R red" in more and "Your yellow card" in more
+    assert "Your green card: Sigla" in more and "…" not in more  # the card's whole text
+    assert VIEW.command("less", played, 0, PLAYERS) is None
+
+
 def test_a_big_terminal_gets_the_full_layout() -> None:
     lines = _turn_lines(160)
     row = next(line for line in lines if line.startswith("9 ┃"))

@@ -1,11 +1,12 @@
 """``laro play`` at a real terminal (a pseudo-terminal): lines are edited with the arrow keys and recalled with
-the up arrow, and Enter skips the bots' pauses once you are out of the round."""
+the up arrow, Enter skips the bots' pauses once you are out of the round, and Kamara's screens fit 80 by 24."""
 
 from __future__ import annotations
 
 import contextlib
 import os
 import pty
+import re
 import select
 import signal
 import sys
@@ -25,10 +26,10 @@ LEFT, UP = "\x1b[D", "\x1b[A"
 class Terminal:
     """``laro`` running in a pseudo-terminal: type into it and wait for what it prints."""
 
-    def __init__(self, *args: str) -> None:
+    def __init__(self, *args: str, size: tuple[int, int] = (100, 40)) -> None:
         self.pid, self.fd = pty.fork()
         if self.pid == 0:  # the child becomes laro
-            os.environ.update({"COLUMNS": "100", "LINES": "40", "TERM": "xterm"})
+            os.environ.update({"COLUMNS": str(size[0]), "LINES": str(size[1]), "TERM": "xterm"})
             os.execv(sys.executable, [sys.executable, "-m", "laro", *args])
         self.seen = b""
 
@@ -68,8 +69,8 @@ Start = Callable[..., Terminal]
 def terminal(tmp_path: Path) -> Iterator[Start]:
     opened: list[Terminal] = []
 
-    def start(*args: str) -> Terminal:
-        opened.append(Terminal(*args, "--records", str(tmp_path)))
+    def start(*args: str, size: tuple[int, int] = (100, 40)) -> Terminal:
+        opened.append(Terminal(*args, "--records", str(tmp_path), size=size))
         return opened[-1]
 
     yield start
@@ -130,3 +131,42 @@ def test_enter_skips_the_bots_pauses_once_you_have_quit(terminal: Start) -> None
     screen.type("\r")
     screen.wait_for("Round 1 is over", seconds=4.5)  # the bot's moves would take 5 s each without it
     assert time.monotonic() - pressed < 4.5 and moves >= 4
+
+
+ESCAPES = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07")
+
+
+def _screen_from(printed: str, first: str) -> list[str]:
+    """The lines from the last one holding ``first`` to the end (the prompt), without colours."""
+    lines = ESCAPES.sub("", printed).replace("\r", "").split("\n")
+    start = max(number for number, line in enumerate(lines) if first in line)
+    return lines[start:]
+
+
+def test_kamara_fits_a_terminal_of_80_by_24(terminal: Start) -> None:
+    """At 80 by 24 every Kamara screen, from its heading to the prompt, fits the terminal: the setup's, the tiles
+    to place (more), the diwa's and the play's."""
+    from tests.cli.test_cli_kamara import script
+
+    from laro.games.kamara import GAME as KAMARA
+
+    seed, start = 3, KAMARA.new_game(4, seed=3, options={"elder": 0})
+    lines_typed, _, reached = script(start, seed, human_moves=14)
+    assert reached.phase == "play"  # the moves typed go through the setup into the game
+    args = ["play", "kamara", "-n", "4", "--bots", "random", "--delay", "0", "--seed", str(seed), "-o", "elder=0"]
+    screen = terminal(*args, size=(80, 24))
+    printed = screen.wait_for("Your move")
+    words = " ".join(ESCAPES.sub("", printed).split())
+    assert "This terminal is 80×24: the chamber is drawn compactly. At 100×36 or more it is drawn in full." in words
+    assert "(more: the 9 tiles to place, both faces)" in words
+    screen.type("more\r")
+    pool = _screen_from(screen.wait_for("Your move"), "Tiles to place")
+    assert len(pool) <= 24 and sum(line.count("(corner)") for line in pool) == 4, "\n".join(pool)
+    headings = set()
+    for typed in lines_typed:
+        lines = _screen_from(printed, "· your turn")
+        headings.add(lines[0].split("·")[0].strip("─ "))
+        assert len(lines) <= 24 and max(len(line) for line in lines) <= 80, "\n".join(lines)
+        screen.type(f"{typed}\r")
+        printed = screen.wait_for("Your move", seconds=30)
+    assert {"Setup: placing tiles", "Setup: choosing diwa"} <= headings and any("Round" in h for h in headings)

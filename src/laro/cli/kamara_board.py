@@ -21,6 +21,7 @@ from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
 from rich.table import Table
 from rich.text import Text
 
+from laro.cli.fit import lines_of_pieces
 from laro.games.kamara import COLOURS, KamaraState
 from laro.games.kamara.chamber import CENTRE, FILES, POSITION_SLOT, SLOTS, placed_square
 from laro.games.kamara.components import POSITIONS, Tile
@@ -413,27 +414,41 @@ def relative_light(layout: Layout) -> dict[int, bool | None]:
     return {p: layout.light.get(_slot_of(p, layout)) for p in range(8)}
 
 
-def code_picture(title: str, code: Mapping[str, str], layout: Layout) -> list[Text]:
+_SHOWN = "The chamber shows it: stand on a tapos and match!"
+
+
+def code_picture(title: str, code: Mapping[str, str], layout: Layout, compact: bool = False) -> list[Text]:
     """A yellow card as printed and, once the logo lies in the chamber, turned onto the chamber with ``✓``/``✗``
-    for what it shows now and which tiles to flip."""
-    lines = [Text(title, style="bold")]
+    for what it shows now and which tiles to flip. ``compact`` names both pictures in the title line and says
+    what to flip beside them."""
     if layout.logo is None:
-        lines.append(Text("as printed (↑ is the logo's arrow):", style="dim"))
-        return lines + card_grid(code)
+        note = "as printed (↑: the logo's arrow)"
+        if compact:
+            return [Text.assemble((title, "bold"), (f" {note}", "dim")), *card_grid(code)]
+        return [Text(title, style="bold"), Text(f"{note}:", style="dim"), *card_grid(code)]
     relative = relative_light(layout)
-    printed = [Text("as printed", style="dim"), *card_grid(code, relative)]
-    turned = [Text(f"on the chamber ({ARROWS[layout.logo_turns]})", style="dim"), *chamber_grid(code, layout)]
-    lines += side_by_side([printed, turned], gap=4)
+    turned = f"on the chamber ({ARROWS[layout.logo_turns]})"
+    pictures = [card_grid(code, relative), chamber_grid(code, layout)]
     wrong = [
         f"{SLOTS[_slot_of(POSITIONS.index(name), layout)]} → {wanted}"
         for name, wanted in code.items()
         if relative[POSITIONS.index(name)] is not None and relative[POSITIONS.index(name)] != (wanted == "light")
     ]
+    advice: list[Text] = []  # in pieces that stay whole on a line: a flip, a word
     if wrong:
-        lines.append(Text("To match, flip: " + ", ".join(wrong)))
+        advice = [
+            Text("To match, flip:"),
+            *(Text(flip + ("," if n < len(wrong) - 1 else "")) for n, flip in enumerate(wrong)),
+        ]
     elif all(layout.placed):
-        lines.append(Text("The chamber shows it: stand on a tapos and match!", style="bold green"))
-    return lines
+        advice = [Text(word, style="bold green") for word in _SHOWN.split()]
+    if compact:  # what to flip beside the pictures, a flip never broken across two lines
+        title_line = Text.assemble((title, "bold"), (f", printed · {turned}", "dim"))
+        beside = lines_of_pieces([(1, piece) for piece in advice], 28)
+        return [title_line, *side_by_side([*pictures, beside], 4)]
+    printed = [Text("as printed", style="dim"), *pictures[0]]
+    lines = [Text(title, style="bold"), *side_by_side([printed, [Text(turned, style="dim"), *pictures[1]]], 4)]
+    return [*lines, Text(" ").join(advice)] if advice else lines
 
 
 def _code_cell(light: bool, shows_light: bool | None) -> Text:
@@ -479,17 +494,26 @@ def side_by_side(blocks: Sequence[Sequence[Text]], gap: int = 3) -> list[Text]:
 
 
 class Flow:
-    """Blocks of lines laid out left to right, as many in a row as the terminal's width allows."""
+    """Blocks of lines laid out left to right, as many in a row as the terminal's width allows: ``gap`` columns
+    apart, or closer when that saves a row."""
 
     def __init__(self, title: Text, blocks: Sequence[Sequence[Text]], gap: int = 3) -> None:
         self.title, self.blocks, self.gap = title, blocks, gap
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         yield self.title
-        width = max((line.cell_len for block in self.blocks for line in block), default=1) + self.gap
-        per_row = max(1, (options.max_width + self.gap) // width)
-        for start in range(0, len(self.blocks), per_row):
-            yield from side_by_side(self.blocks[start : start + per_row], self.gap)
+        widest = max((line.cell_len for block in self.blocks for line in block), default=1)
+
+        def per_row(gap: int) -> int:
+            return max(1, (options.max_width + gap) // (widest + gap))
+
+        def rows(gap: int) -> int:
+            return -(-len(self.blocks) // per_row(gap))
+
+        gap = max((g for g in range(1, self.gap + 1) if rows(g) == rows(1)), default=self.gap)
+        count = per_row(gap)
+        for start in range(0, len(self.blocks), count):
+            yield from side_by_side(self.blocks[start : start + count], gap)
 
 
 def pool_picture(tiles: Sequence[Tile]) -> Flow:

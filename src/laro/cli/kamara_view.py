@@ -19,29 +19,34 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from rich.console import Group, RenderableType
 from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
-from laro.cli.fit import Fitted, Size, SizeNote
+from laro.cli.fit import Fill, Fitted, Pieces, Size, SizeNote
 from laro.cli.kamara_board import (
     ARROWS,
     DIWA_LETTERS,
     BesideOrBelow,
-    Layout,
     board_text,
-    card_grid,
-    code_picture,
     diwa_tag,
     layout_of,
     legend_text,
     pool_picture,
-    relative_light,
     short_legend_text,
-    side_by_side,
+)
+from laro.cli.kamara_panel import (
+    card_id,
+    colour_of,
+    heading,
+    more,
+    more_hint,
+    panel,
+    panel_parts,
+    seen_by,
+    tag,
 )
 from laro.cli.views import PlayerInfo
 from laro.core import GameState, IllegalActionError, MalformedActionError
@@ -87,7 +92,8 @@ are walls, thin lines the seams between tiles, the yellow frame the border. █�
 X black, T teal; yours is underlined. ░ marks a locked tile. Your yellow card is drawn beside the board as
 printed (arrow up) and turned onto the chamber, with ✓/✗ for what the chamber shows now. On a terminal smaller
 than 100×36 the board is drawn one character a square, with your cards and choices beside it (a diwa's letter
-then hides the mark under it).
+then hides the mark under it); `more` shows what that screen leaves out — the tiles still to place with both faces,
+the key and your cards in full.
 
 `help` shows this, `rules` the full rules, `exit` stops the game (it is saved; `laro play kamara --resume FILE`).
 """
@@ -103,6 +109,7 @@ _FORMS = {
     "order": "order <id> <id> <id>, top first",
     "keep": "keep <id>",
 }
+_KEEP_TOGETHER = "\u00a0"  # a space that the menu never breaks a line at
 _LETTER_COLOUR = {letter.lower(): colour for colour, letter in DIWA_LETTERS.items()}
 _NEEDS_COLOUR = ("diwa", "poke", "tulak", "lipat")
 _POINTS = ("north", "east", "south", "west")
@@ -112,33 +119,6 @@ def _kamara(state: GameState) -> KamaraState:
     if not isinstance(state, KamaraState):
         raise TypeError(f"the Kamara view needs a Kamara state, not {type(state).__name__}")
     return state
-
-
-def _seen(state: KamaraState, viewer: int | None) -> dict[str, Any]:
-    """What the screen may show: the viewer's observation, or everything in a replay (``viewer`` None)."""
-    if viewer is not None:
-        return state.observation(viewer)
-    data = state.to_json()
-    data["yellow_deck_count"] = len(data["yellow_deck"])
-    data["green_deck_count"] = len(data["green_deck"])
-    data["seen_on_top"] = []
-    return data
-
-
-def _card(number: int) -> str:
-    return f"Y{number + 1:02d}"
-
-
-def _colour(state: KamaraState, seat: int) -> str | None:
-    return COLOURS[state.colours[seat]] if state.colours[seat] >= 0 else None
-
-
-def _tag(colour: str | None, name: bool = True) -> Text:
-    """A diwa chip, with its colour's name after it."""
-    tag = diwa_tag(colour)
-    if colour is not None and name:
-        tag.append(f" {colour}", style="")
-    return tag
 
 
 # -- the menu --------------------------------------------------------------------------------------------------
@@ -191,7 +171,7 @@ def _entry(state: KamaraState, action: KamaraAction) -> tuple[str, str, str]:
     if kind == MATCH:
         return "match", "", "the chamber shows your card!"
     if kind == EXCHANGE:
-        return "exchange", "", "your yellow card for the top of the yellow deck"
+        return "exchange", "", "your yellow card for the deck's top"
     if kind == END:
         return "end", "", f"the turn ({state.actions_left} action{'s' if state.actions_left != 1 else ''} left)"
     if kind == TULAK:
@@ -215,19 +195,20 @@ def _place_summary(state: KamaraState, legal: Sequence[KamaraAction]) -> list[Me
         names, slots = by_kind.setdefault(tile.kind, ([], []))
         names += [] if tile.id in names else [tile.id]
         slots += [] if slot in slots else [slot]
-    entries = [MenuEntry("place", [], f"<tile> <slot> <face> [<rotation>], e.g. {legal[0].text}")]
+    example = next((action for action in legal if action.args[1] != CENTRE), legal[0]).text.removeprefix("place ")
+    entries = [MenuEntry("place", [], f"<tile> <slot> <face>, e.g. {example}")]
     entries += [
         MenuEntry("", [], f"{kind} {' '.join(names)} → {' '.join(slots)}") for kind, (names, slots) in by_kind.items()
     ]
-    centre = " (the centre also takes 0, 90, 180 or 270: where its arrow points)" if "centre" in by_kind else ""
-    entries.append(MenuEntry("", [], f"face A shows the paltik light, B dark{centre}"))
+    centre = "; the centre adds 0, 90, 180 or 270 (where its arrow points)" if "centre" in by_kind else ""
+    entries.append(MenuEntry("", [], f"face A: paltik light, B: dark{centre}"))
     return entries
 
 
 def _diwa_summary(legal: Sequence[KamaraAction]) -> list[MenuEntry]:
     colours = sorted({action.args[0] for action in legal})
     squares = {action.args[1] for action in legal}
-    names = " ".join(f"{COLOURS[c]} ({DIWA_LETTERS[COLOURS[c]]})" for c in colours)
+    names = " ".join(f"{COLOURS[c]}{_KEEP_TOGETHER}({DIWA_LETTERS[COLOURS[c]]})" for c in colours)
     where = f"any of the {len(squares)} empty squares of the corner and edge tiles, not a block or a paltik"
     return [
         MenuEntry("diwa", [], f"<colour> <square>, e.g. {legal[0].text}"),
@@ -247,19 +228,21 @@ class KamaraView:
 
     def turn(self, state: GameState, viewer: int | None, players: Sequence[PlayerInfo]) -> RenderableType:
         """The chamber beside the players and the viewer's cards; during setup the tiles still to place. On a
-        terminal smaller than :data:`FULL_SIZE` the board is drawn one character a square, to keep the panel
-        beside it."""
+        terminal smaller than :data:`FULL_SIZE` the board is drawn one character a square with a shorter panel
+        beside it, to fit the terminal's height; what it leaves out (the tiles to place, the key, the cards' whole
+        text) is one word away: ``more`` (a replay shows the tiles below)."""
         return self._picture(_kamara(state), viewer, players, with_menu=False)
 
     def screen(self, state: GameState, viewer: int | None, players: Sequence[PlayerInfo]) -> RenderableType:
         """The turn with the menu: below it in the full layout, beside the board in the compact one, so that on
-        a small terminal the board, your cards and your choices are in view together."""
+        a small terminal (80 by 24 and up) the board, your cards and your choices are in view together with the
+        prompt."""
         return self._picture(_kamara(state), viewer, players, with_menu=True)
 
     def _picture(
         self, kamara: KamaraState, viewer: int | None, players: Sequence[PlayerInfo], with_menu: bool
     ) -> RenderableType:
-        seen = _seen(kamara, viewer)
+        seen = seen_by(kamara, viewer)
         layout = layout_of(kamara)
         diwa = {square_index(square): colour for colour, square in seen["diwa"].items()}
         locks = {SLOTS.index(slot): seen["colours"][seat] for slot, seat in seen["locks"].items()}
@@ -267,20 +250,38 @@ class KamaraView:
         mine = frozenset({kamara.diwa[focus]} if focus is not None and kamara.diwa[focus] >= 0 else ())
         setup = kamara.phase in ("tiles", "diwa")
         menu = [self.menu(kamara)] if with_menu else []
+        hint = more_hint(kamara) if viewer is not None else ""
+        short_menu = [self.menu(kamara, hint, compact=True)] if with_menu else []
         pool = [pool_picture([kamara.components.tiles[n] for n in kamara.pool])] if kamara.phase == "tiles" else []
         full = Group(
-            BesideOrBelow(board_text(layout, diwa, locks, mine), _panel(kamara, seen, viewer, players, layout)),
+            BesideOrBelow(board_text(layout, diwa, locks, mine), panel(kamara, seen, viewer, players, layout)),
             *pool,
             legend_text(colours=setup),
             *menu,
         )
-        column = Group(
-            _panel(kamara, seen, viewer, players, layout, compact=True), short_legend_text(colours=setup), *menu
+        board = board_text(layout, diwa, locks, mine, compact=True)
+        column = Fill(
+            [
+                *panel_parts(kamara, seen, viewer, players, layout, compact=True),
+                (short_legend_text(colours=False), True),
+                *((part, False) for part in short_menu),
+            ],
+            lines=len(board.split()),
         )
-        compact = Group(
-            BesideOrBelow(board_text(layout, diwa, locks, mine, compact=True), column, panel_width=50, gap=2), *pool
-        )
-        return Group(Rule(_heading(kamara, viewer, players), style="cyan"), Fitted(full, compact, FULL_SIZE))
+        compact: RenderableType = BesideOrBelow(board, column, panel_width=50, gap=2)
+        if viewer is None:  # a replay has no prompt to ask for more: the tiles to place come below
+            compact = Group(compact, *pool)
+        return Group(Rule(heading(kamara, viewer, players), style="cyan"), Fitted(full, compact, FULL_SIZE))
+
+    def command(
+        self, word: str, state: GameState, viewer: int | None, players: Sequence[PlayerInfo]
+    ) -> RenderableType | None:
+        """What the view answers to ``word`` beside actions: ``more`` shows what the compact screen leaves out
+        (the tiles to place; the key and your cards in full). None for any other word."""
+        if word != "more":
+            return None
+        kamara = _kamara(state)
+        return more(kamara, viewer, layout_of(kamara))
 
     # -- input --------------------------------------------------------------------------------------------
 
@@ -288,23 +289,25 @@ class KamaraView:
         """Every legal action, as ``(what to type, what it is)``."""
         return [(action.text, action.text) for action in _kamara(state).legal_actions()]
 
-    def menu(self, state: GameState) -> RenderableType:
-        """The legal actions grouped by kind, one line each; what is listed is numbered."""
+    def menu(self, state: GameState, hint: str = "", compact: bool = False) -> RenderableType:
+        """The legal actions grouped by kind, one line each; what is listed is numbered, and no choice is broken
+        across two lines. ``hint`` follows the title; ``compact`` labels green cards without ``play`` (as they
+        may be typed)."""
         grid = Table.grid(padding=(0, 2))
         grid.add_column(style="bold", no_wrap=True)
         grid.add_column()
         number = 0
         for entry in menu_entries(_kamara(state)):
-            line = Text()
+            pieces: list[tuple[int, Text]] = []
             for shown, _ in entry.items:
                 number += 1
-                line.append("  " if line else "")
-                line.append(str(number), style="bold cyan")
-                line.append(f" {shown}" if shown else "")
-            if entry.note:
-                line.append(("  " if line else "") + entry.note, style="dim" if line else "")
-            grid.add_row(entry.label, line)
-        return Group(Text("You can:", style="bold"), grid)
+                pieces.append((2, Text.assemble((str(number), "bold cyan"), f" {shown}" if shown else "")))
+            style = "dim" if pieces else ""
+            words = [word.replace(_KEEP_TOGETHER, " ") for word in entry.note.split(" ") if word]
+            pieces += [(1 if n else 2, Text(word, style=style)) for n, word in enumerate(words)]
+            label = entry.label.removeprefix("play ") if compact else entry.label
+            grid.add_row(label, Pieces(pieces))
+        return Group(Text.assemble(("You can:", "bold"), (f"  {hint}" if hint else "", "dim")), grid)
 
     def prompt(self, state: GameState) -> str:
         """The question asked for a move."""
@@ -384,9 +387,9 @@ class KamaraView:
         for seat in sorted(range(len(players)), key=lambda s: (-scores[s], s)):
             rank = 1 + sum(1 for other in scores if other > scores[seat])
             style = "bold green" if seat in kamara.winners else ""
-            cards = " ".join(map(_card, kamara.matched[seat]))
+            cards = " ".join(map(card_id, kamara.matched[seat]))
             label = Text(players[seat].label, style=style)
-            table.add_row(f"{rank}.", _tag(_colour(kamara, seat)), label, f"{scores[seat]} {cards}")
+            table.add_row(f"{rank}.", tag(colour_of(kamara, seat)), label, f"{scores[seat]} {cards}")
         winners = [players[seat] for seat in kamara.winners]
         if len(winners) == 1:
             line = "You win!" if winners[0].is_you else f"{winners[0].label} wins."
@@ -405,109 +408,6 @@ class KamaraView:
                 FULL_SIZE,
             ),
         )
-
-
-# -- the picture beside the board ------------------------------------------------------------------------------
-
-
-def _heading(state: KamaraState, viewer: int | None, players: Sequence[PlayerInfo]) -> str:
-    current = state.current_player
-    who = "nobody's" if current is None else ("your" if current == viewer else _possessive(players[current].label))
-    if state.phase == "tiles":
-        return f"Setup: placing tiles · {who} turn"
-    if state.phase == "diwa":
-        return f"Setup: choosing diwa · {who} turn"
-    if current is None:
-        return f"Round {state.round} · game over"
-    total = state.options["actions_per_turn"]
-    return f"Round {state.round} · {who} turn · {state.actions_left} of {total} actions left"
-
-
-def _possessive(label: str) -> str:
-    return "your" if label == "You" else f"{label}'s"
-
-
-def _panel(
-    state: KamaraState,
-    seen: dict[str, Any],
-    viewer: int | None,
-    players: Sequence[PlayerInfo],
-    layout: Layout,
-    compact: bool = False,
-) -> RenderableType:
-    """The players (diwa, matched cards, cards held), the decks, locks and the viewer's own cards; ``compact``
-    names the diwa by their letter only."""
-    table = Table(box=None, pad_edge=False, show_edge=False, padding=(0, 1))
-    for name in ("", "Diwa", "Player", "Matched", "Holds"):
-        table.add_column(name, no_wrap=name != "Player")
-    target = state.options["target_matches"]
-    for seat, player in enumerate(players):
-        held = [seen["yellow"][seat], seen["green"][seat]]
-        holds = " ".join(
-            {"?": kind}.get(card, card) for card, kind in zip(held, ("yellow", "green"), strict=True) if card
-        )
-        to_play = seat == state.current_player
-        table.add_row(
-            Text("▶", style="bold cyan") if to_play else "",
-            _tag(seen["colours"][seat], name=not compact),
-            Text(player.label, style="bold" if to_play else ""),
-            f"{len(seen['matched'][seat])}/{target} " + " ".join(seen["matched"][seat]),
-            holds or Text("—", style="dim"),
-        )
-    parts: list[RenderableType] = [
-        table,
-        Text(f"Decks: yellow {seen['yellow_deck_count']} · green {seen['green_deck_count']}", style="dim"),
-    ]
-    for slot, seat in seen["locks"].items():
-        parts.append(Text(f"░ The {slot} tile is locked by {players[seat].label} until their next turn."))
-    focus = viewer if viewer is not None else state.current_player
-    if focus is not None:
-        whose = "your" if viewer is not None else _possessive(players[focus].label)
-        whose = whose[:1].upper() + whose[1:]
-        parts += _cards(state, seen, focus, whose, layout, hints=viewer is not None)
-    return Group(*parts)
-
-
-def _cards(
-    state: KamaraState, seen: dict[str, Any], seat: int, whose: str, layout: Layout, hints: bool
-) -> list[RenderableType]:
-    """A seat's yellow card (drawn, and checked against the chamber), green card and pending decision; with
-    ``hints`` (the person at the terminal) how to get a missing card, when they can."""
-    yellow = state.components.yellow_by_number
-    card = seen["yellow"][seat]
-    parts: list[RenderableType] = [Text()]
-    if card is None:
-        parts.append(Text(f"{whose} yellow card: none (one is drawn at the start of the turn)", style="dim"))
-    else:
-        parts += code_picture(f"{whose} yellow card {card}", yellow[int(card[1:]) - 1].code_text(), layout)
-    effect = seen["green"][seat]
-    if effect is None:
-        can_draw = hints and state.current_player == seat and not state.green_drawn and seen["green_deck_count"]
-        hint = " (flip a paltik to draw one)" if can_draw else ""
-        parts.append(Text(f"{whose} green card: none{hint}", style="dim"))
-    else:
-        green = next(card for card in state.components.green if card.effect == effect)
-        parts.append(Text.assemble(f"{whose} green card: ", (green.name, "bold green"), f" — {green.text}"))
-    if seen["seen_on_top"]:
-        parts.append(Text(f"Top of the yellow deck (you looked): {' '.join(seen['seen_on_top'])}"))
-    pending = seen.get("pending")
-    if pending and state.current_player == seat:
-        if pending["decision"] == "order":
-            cards = pending.get("cards") or [_card(c) for c in state.yellow_deck[: pending["count"]]]
-            title = "Put them back on the yellow deck, top first (order …):"
-        else:
-            cards = [*pending.get("drawn", []), *([card] if card else [])]
-            title = "Keep one of these (keep …); the others go to the bottom of the yellow deck:"
-        marks = relative_light(layout) if layout.logo is not None else None
-        blocks = [
-            [
-                Text(c + (" (yours)" if c == card else ""), style="bold"),
-                *card_grid(yellow[int(c[1:]) - 1].code_text(), marks),
-            ]
-            for c in cards
-        ]
-        parts += [Text(), Text(title, style="bold"), *side_by_side(blocks, gap=4)]
-    return parts
 
 
 # -- short forms -----------------------------------------------------------------------------------------------
@@ -588,7 +488,7 @@ def describe_move(
         return base if you else third
 
     their = "your" if you else "their"
-    colour = _colour(after, actor)
+    colour = colour_of(after, actor)
     line = Text.assemble(*((diwa_tag(colour), " ") if colour else ()), (players[actor].label, "bold"), " ")
     kind, args = action.kind, action.args
     there = square_name(after.diwa[actor]) if after.diwa[actor] >= 0 else ""
@@ -608,18 +508,18 @@ def describe_move(
             line.append(f" and {verb('draw', 'draws')} a green card")
             line.append(f": {EFFECTS[after.green[actor]]}" if knows else "", style="bold green")
     elif kind == MATCH:
-        line.append(f"{verb('match', 'matches')} {_card(after.matched[actor][-1])}!", style="bold green")
+        line.append(f"{verb('match', 'matches')} {card_id(after.matched[actor][-1])}!", style="bold green")
         line.append(f" ({len(after.matched[actor])} of {before.options['target_matches']})")
         line.append(f" — {verb('you win', 'and wins')}!" if after.is_over else "", style="bold green")
     elif kind == EXCHANGE:
         line.append(f"{verb('exchange', 'exchanges')} {their} yellow card for the top of the deck")
-        line.append(f" ({_card(before.yellow[actor])} → {_card(after.yellow[actor])})" if knows else "")
+        line.append(f" ({card_id(before.yellow[actor])} → {card_id(after.yellow[actor])})" if knows else "")
     elif kind == PORT:
         line.append(f"{verb('port', 'ports')} from {square_name(before.diwa[actor])} to {there}")
     elif kind == POKE:
         moved = before.seat_of_colour(args[0])
         line.append(f"{verb('poke', 'pokes')} ")
-        line.append_text(_tag(COLOURS[args[0]]))
+        line.append_text(tag(COLOURS[args[0]]))
         line.append(f" from {square_name(before.diwa[moved])} to {square_name(after.diwa[moved])}")
     elif kind == END:
         unused = before.actions_left
@@ -670,12 +570,12 @@ def _describe_play(
         line.append("; the diwa on them went along: " if carried else "; no diwa stood on them")
         for number, seat in enumerate(carried):
             line.append(", " if number else "")
-            line.append_text(_tag(_colour(after, seat)))
+            line.append_text(tag(colour_of(after, seat)))
             line.append(f" {square_name(before.diwa[seat])} → {square_name(after.diwa[seat])}")
     elif effect in ("tulak", "lipat"):
         seat = before.seat_of_colour(args[0])
         line.append(": pushes " if effect == "tulak" else ": trades places with ")
-        line.append_text(_tag(COLOURS[args[0]]))
+        line.append_text(tag(COLOURS[args[0]]))
         start, end = square_name(before.diwa[seat]), square_name(after.diwa[seat])
         steps = ", ".join(DIRECTIONS[d] for d in args[1:])
         line.append(f" {steps} ({start} → {end})" if effect == "tulak" else f" ({end} ↔ {start})")
@@ -687,11 +587,11 @@ def _describe_play(
     elif effect == "silip":
         count = after.pending[1] if after.pending else 0
         line.append(f": looks at the top {count} yellow card{'s' if count != 1 else ''}")
-        line.append(": " + " ".join(map(_card, after.yellow_deck[:count])) if knows else "")
+        line.append(": " + " ".join(map(card_id, after.yellow_deck[:count])) if knows else "")
     elif effect == "panaginip":
         drawn = after.pending[1:] if after.pending else ()
         line.append(f": draws {len(drawn) or 1} yellow card{'s' if len(drawn) > 1 else ''}")
-        line.append(": " + " ".join(map(_card, drawn)) + " — keep one" if knows and drawn else "")
+        line.append(": " + " ".join(map(card_id, drawn)) + " — keep one" if knows and drawn else "")
 
 
 def _afterwards(
@@ -714,11 +614,11 @@ def _afterwards(
         lines.append(Text(f"Every diwa is placed. {player.label} {takes} the first turn; turns pass to the left."))
     if viewer is not None and current != viewer:  # your own turn is headed by the board
         heading = Text.assemble(
-            f"Round {after.round} · ", _tag(_colour(after, current), name=False), f" {player.label}"
+            f"Round {after.round} · ", tag(colour_of(after, current), name=False), f" {player.label}"
         )
         lines.append(Rule(heading, style="dim", align="left"))
     if before.yellow[current] < 0 <= after.yellow[current]:
-        card = f": {_card(after.yellow[current])}" if viewer in (None, current) else ""
-        chip = _tag(_colour(after, current), name=False)
+        card = f": {card_id(after.yellow[current])}" if viewer in (None, current) else ""
+        chip = tag(colour_of(after, current), name=False)
         lines.append(Text.assemble(chip, f" {player.label} {'draw' if you else 'draws'} a yellow card{card}"))
     return lines

@@ -12,14 +12,14 @@ from datetime import datetime
 from enum import Enum
 from pathlib import Path
 
-from rich.console import Console
+from rich.console import Console, RenderableType
 from rich.markdown import Markdown
 from rich.markup import escape
 from rich.text import Text
 
 from laro.bots import Bot
 from laro.cli.prompt import InputClosed, TimeUp, ask, pause
-from laro.cli.views import ConfirmingView, GameView, MenuView, PlayerInfo
+from laro.cli.views import CommandView, ConfirmingView, GameView, MenuView, PlayerInfo
 from laro.core import GameRecord, GameState, make_rng, result_of
 from laro.server.clocks import Clocks
 
@@ -184,6 +184,8 @@ class Session:
             elif command == "exit":
                 self._confirm_leave()
                 self._show_choices()
+            elif (shown := self._view_command(command)) is not None:
+                self.console.print(shown)
             else:
                 try:
                     action = view.parse(text, state)
@@ -194,6 +196,12 @@ class Session:
                 if self._confirmed(text, action, state):
                     return action, after
                 self._show_choices()
+
+    def _view_command(self, word: str) -> RenderableType | None:
+        """The view's answer to a word of its own (Kamara's ``more``), or None."""
+        if not isinstance(self.view, CommandView):
+            return None
+        return self.view.command(word, self.state, self.human, self.players)
 
     def _show_choices(self) -> None:
         if isinstance(self.view, MenuView):

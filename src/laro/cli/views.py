@@ -27,7 +27,7 @@ from rich.text import Text
 
 from laro.core import GameState, MalformedActionError
 
-__all__ = ["ConfirmingView", "GameView", "GenericView", "MenuView", "PlayerInfo", "view_for"]
+__all__ = ["CommandView", "ConfirmingView", "GameView", "GenericView", "MenuView", "PlayerInfo", "view_for"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,6 +100,17 @@ class MenuView(Protocol):
 
     def screen(self, state: GameState, viewer: int | None, players: Sequence[PlayerInfo]) -> RenderableType:
         """The turn and the menu together, laid out for the terminal (shown when the person is to move)."""
+        ...
+
+
+@runtime_checkable
+class CommandView(Protocol):
+    """A view that answers words of its own at the prompt, beside actions and the session's commands."""
+
+    def command(
+        self, word: str, state: GameState, viewer: int | None, players: Sequence[PlayerInfo]
+    ) -> RenderableType | None:
+        """What to show for ``word`` (typed alone, in lower case), or None when it is not one of the view's."""
         ...
 
 
