@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from laro.core import GameRecord, GameState, JSONDict, RecordError, get_game, iter_replay, result_of
+from laro.core import GameRecord, GameState, JSONDict, LaroError, RecordError, get_game, iter_replay, result_of
 from laro.server.tables import Refusal, scored_round
 
 __all__ = ["MAX_STEPS", "VIEWS", "parse_view", "replay_steps"]
@@ -61,11 +61,18 @@ def replay_steps(record: GameRecord, view: int | str) -> JSONDict:
     steps: list[JSONDict] = []
     before: GameState | None = None
     try:
+        game = get_game(record.game)
+    except LaroError as error:
+        raise Refusal("bad_record", str(error)) from None
+    try:
         for action, state in iter_replay(record):
             observation = _seen(state, view)
             step: JSONDict = {"seat": None, "action": action, "observation": observation}
-            if before is not None:
+            if before is not None and action is not None:
                 step["seat"] = before.current_player
+                told = game.public_text(action)
+                if told != action:
+                    step["told"] = told  # what the others were told at the table: the action's hidden parts left out
                 if scored_round(before) != scored_round(state):
                     step["round_over"] = scored_round(before)
             if view == "open":
@@ -77,7 +84,6 @@ def replay_steps(record: GameRecord, view: int | str) -> JSONDict:
     except (ValueError, TypeError, KeyError) as error:  # options a game could not take
         raise Refusal("bad_record", f"the record does not replay: {error}") from None
     assert before is not None
-    game = get_game(record.game)
     return {
         "game": game.name,
         "title": game.title,

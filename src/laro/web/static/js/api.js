@@ -47,6 +47,11 @@ export const getRules = (game, lang, edition = null) =>
 export const getComponents = (game) =>
   call("GET", `/api/games/${encodeURIComponent(game)}/components`).then((data) => data.components);
 
+/** A finished table's game step by step, as `view` ("open", "spectator" or a seat's number) saw it. */
+export const getReplay = (id, view) => call("GET", `/api/tables/${encodeURIComponent(id)}/replay?view=${encodeURIComponent(view)}`);
+/** A game record (a file's) step by step, as `view` saw it. */
+export const postReplay = (record, view) => call("POST", "/api/replay", { record, view: String(view) });
+
 function seatCall(id, seat, what, body) {
   return call("POST", `/api/tables/${encodeURIComponent(id)}/seats/${seat}/${what}`, body);
 }

@@ -118,3 +118,40 @@ export function timeAgo(seconds, language) {
   if (abs < 86400) return format.format(Math.round(delta / 3600), "hour");
   return format.format(Math.round(delta / 86400), "day");
 }
+
+/** The one colour of a seat everywhere on a table's page: its game's own (Kamara: the diwa's) when the
+ * `renderer` gives one, else the seat's colour. */
+export function seatColourOf(renderer, seat) {
+  if (seat === null || seat === undefined) return "var(--muted)";
+  if (renderer && typeof renderer.seatColour === "function") {
+    try {
+      const own = renderer.seatColour(seat);
+      if (own) return own;
+    } catch {
+      /* the seat's own colour */
+    }
+  }
+  return `var(--seat-${seat % 8})`;
+}
+
+/** Load a game's stylesheet (/static/css/${game}.css) once; resolves when it is in (or missing, or slow). */
+export function loadGameStyle(game) {
+  return new Promise((resolve) => {
+    if (document.querySelector(`link[data-game-style="${game}"]`)) return resolve();
+    const link = h("link", { rel: "stylesheet", href: `/static/css/${game}.css`, dataset: { gameStyle: game } });
+    link.addEventListener("load", resolve);
+    link.addEventListener("error", resolve); // a game without its own stylesheet
+    setTimeout(resolve, 1500);
+    document.head.append(link);
+  });
+}
+
+/** Let a game's renderer go (see the contract in js/table.js): its `destroy()`, whose failure is only logged. */
+export function dropRenderer(renderer) {
+  if (!renderer) return;
+  try {
+    renderer.destroy();
+  } catch (error) {
+    console.error(error);
+  }
+}

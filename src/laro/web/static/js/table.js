@@ -11,7 +11,9 @@
  *
  *   - `root` is an empty element the renderer owns (nothing else writes into it).
  *   - `update(message)` gets every `state` message from the server (docs/protocol.md) as is, the first one
- *     included; every message is complete, so a renderer may redraw from it alone.
+ *     included; every message is complete, so a renderer may redraw from it alone. The replay page
+ *     (js/replay.js) sends it each step of a finished game the same way, with `open[seat]` added when every
+ *     hand is shown: what only that seat's observation held then (its `hand`, its `yellow` and `green` card).
  *   - `destroy()` is called before the renderer is dropped (for example on a language switch, after which a new
  *     renderer is created with the new `ctx` and given the latest state at once).
  *   - optional `describeAction(actionText, seat)` returns the log's words for one public action text (such as
@@ -44,7 +46,7 @@
 import * as api from "./api.js";
 import { h, replace } from "./dom.js";
 import { has, lang, loadStrings, onLangChange, t } from "./i18n.js";
-import { confirmDialog, copyRow, showError, topbar } from "./shell.js";
+import { confirmDialog, copyRow, dropRenderer, loadGameStyle, seatColourOf, showError, topbar } from "./shell.js";
 import { clockBadge, setServerTime, startTicking } from "./clock.js";
 
 const LOWER_IS_BETTER = new Set(["lama"]);
@@ -96,16 +98,7 @@ function playerName(seat) {
 
 /** The one colour of a seat everywhere on the page: the game's own (Kamara: the diwa's) when it has one. */
 function seatColour(seat) {
-  if (seat === null || seat === undefined) return "var(--muted)";
-  if (page.renderer && typeof page.renderer.seatColour === "function") {
-    try {
-      const own = page.renderer.seatColour(seat);
-      if (own) return own;
-    } catch {
-      /* the seat's own colour */
-    }
-  }
-  return `var(--seat-${seat % 8})`;
+  return seatColourOf(page.renderer, seat);
 }
 
 /** The bot now playing a person's seat ("Let a bot play"), by its shown name; null for any other seat. */
@@ -670,6 +663,8 @@ function drawEnd() {
       (me === null || !page.seat) && summary.rematch
         ? h("a", { class: "button", href: `/table/${encodeURIComponent(summary.rematch)}`, dataset: { testid: "rematch-watch" } }, t("end.rematch_watch"))
         : null,
+      h("a", { class: "button", href: `/table/${encodeURIComponent(tableId)}/replay`, dataset: { testid: "watch-replay" } }, t("end.replay")),
+      h("a", { class: "button", href: `/api/tables/${encodeURIComponent(tableId)}/record`, download: `laro-${summary.game}-${tableId}.json`, dataset: { testid: "download-game" } }, t("end.download")),
       h("a", { class: "button", href: "/" }, t("nav.back_to_lobby")),
     ),
     me !== null && page.seat ? h("p", { class: "muted small" }, summary.rematch ? t("end.rematch_started") : t("end.rematch_help")) : null,
@@ -721,14 +716,8 @@ function buildShell() {
 }
 
 function makeRenderer() {
-  if (page.renderer) {
-    try {
-      page.renderer.destroy();
-    } catch (error) {
-      console.error(error);
-    }
-    page.renderer = null;
-  }
+  dropRenderer(page.renderer);
+  page.renderer = null;
   if (!page.module) {
     replace(page.els.gameRoot, h("p", { class: "notice error" }, t("table.no_renderer")));
     return;
@@ -760,16 +749,6 @@ function rebuild() {
   if (page.message) showState();
 }
 
-function loadStyle(game) {
-  return new Promise((resolve) => {
-    const link = h("link", { rel: "stylesheet", href: `/static/css/${game}.css` });
-    link.addEventListener("load", resolve);
-    link.addEventListener("error", resolve); // a game without its own stylesheet
-    setTimeout(resolve, 1500);
-    document.head.append(link);
-  });
-}
-
 async function main() {
   // an invite carries its seat after "#" (never sent to a server); older links had it in the query
   const params = new URLSearchParams(location.hash.length > 1 ? location.hash.slice(1) : location.search);
@@ -796,7 +775,7 @@ async function main() {
   const game = page.summary.game;
   const [, , module, components] = await Promise.all([
     loadStrings(game),
-    loadStyle(game),
+    loadGameStyle(game),
     import(`./games/${game}.js`).catch((error) => {
       console.error(error);
       return null;

@@ -224,7 +224,8 @@ export function createTable(root, ctx) {
         const { current, quit } = seatBadge(seat, obs, message);
         const waiting = message.table.status === "open"; // nothing is dealt until everyone sits down
         const count = obs.hand_sizes[seat];
-        const backs = waiting ? 0 : Math.min(count, 6);
+        const shown = message.open && message.open[seat] ? message.open[seat].hand : null; // a replay, every hand open
+        const backs = waiting || shown ? 0 : Math.min(count, 6);
         return h(
           "div",
           { class: `opponent${current ? " current" : ""}${quit ? " quit" : ""}`, dataset: { seat, testid: "opponent" } },
@@ -241,7 +242,9 @@ export function createTable(root, ctx) {
           h(
             "div",
             { class: "opp-cards", title: t("lama.cards_count", { n: count }) },
-            h("span", { class: "mini-backs" }, Array.from({ length: backs }, () => cardBack("mini"))),
+            shown
+              ? h("span", { class: "opp-open-hand", dataset: { testid: "open-hand" } }, shown.map((card) => cardFace(ctx, card, { size: "tiny" })))
+              : h("span", { class: "mini-backs" }, Array.from({ length: backs }, () => cardBack("mini"))),
             h("span", { class: "count", dataset: { testid: "card-count" } }, waiting ? t("lama.not_dealt") : t("lama.cards_count", { n: count })),
           ),
           tokens(ctx, obs.tokens[seat], obs.scores[seat]),

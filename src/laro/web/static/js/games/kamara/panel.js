@@ -480,8 +480,9 @@ export const panelMethods = {
     for (let seat = 0; seat < n; seat += 1) {
       const colour = (obs.colours || [])[seat];
       const matched = (obs.matched || [])[seat] || [];
-      const yellow = this.waiting ? null : (obs.yellow || [])[seat];
-      const green = (obs.green || [])[seat];
+      const open = this.message && this.message.open ? this.message.open[seat] || {} : {}; // a replay, every card open
+      const yellow = this.waiting ? null : (open.yellow || obs.yellow || [])[seat];
+      const green = (open.green || obs.green || [])[seat];
       const current = !this.waiting && obs.current_player === seat;
       const winner = (obs.winners || []).includes(seat);
       const holds = el("span", { class: "k-holds" });

@@ -1,0 +1,219 @@
+"""The replay page in Chromium: every golden record dropped on /replay steps to its end with the page showing the
+engine's state after each action; a finished table offers its download and its replay; the controls, the views
+and the refusals work as a person would use them, in English and in Korean."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+from tests.web.conftest import Server, new_context
+from tests.web.lama_play import snap
+
+from laro.core import GameRecord, GameState, iter_replay, replay
+
+GOLDEN = sorted((Path(__file__).resolve().parents[1] / "golden").glob("*.json"))
+
+# what the page shows after each step, read in one go as the page steps forward (one click a step)
+_READ_STEPS = """
+async (count) => {
+  const facts = [];
+  const read = () => {
+    const game = document.querySelector("[data-testid=game]");
+    const fact = { step: Number(document.body.dataset.step) };
+    fact.current = document.querySelector(".replay-log .is-current")?.dataset.step;
+    if (game.querySelector(".lama")) {
+      fact.top = game.querySelector("[data-testid=discard]")?.dataset.top ?? null;
+      fact.draw = Number(game.querySelector("[data-testid=draw-count]").textContent);
+      const hand = "[data-testid=open-hand] [data-card]";
+      const cards = (box) => [...box.querySelectorAll(hand)].map((c) => c.dataset.card);
+      const boxes = [...game.querySelectorAll("[data-testid=opponent]")];
+      fact.hands = boxes.map((box) => [Number(box.dataset.seat), cards(box)]);
+      fact.quit = [...game.querySelectorAll("[data-testid=opponent].quit")].map((box) => Number(box.dataset.seat));
+      fact.round = game.querySelector("[data-testid=round]").textContent;
+    } else {
+      const pieces = [...game.querySelectorAll(".k-piece")];
+      fact.diwa = Object.fromEntries(pieces.map((node) => [node.dataset.colour, node.dataset.square]));
+      fact.yellow = [...game.querySelectorAll(".k-player .k-held-yellow")].map((node) => node.textContent);
+      fact.matched = [...game.querySelectorAll(".k-player .k-matched-card small")].map((node) => node.textContent);
+    }
+    return fact;
+  };
+  facts.push(read());
+  for (let i = 0; i < count; i += 1) {
+    document.querySelector("[data-testid=replay-forward]").click();
+    facts.push(read());
+  }
+  return facts;
+}
+"""
+
+
+def _expected(state: GameState, number: int) -> dict[str, Any]:
+    """What the page must show in its open view after ``number`` actions reached ``state``."""
+    data, fact = state.to_json(), {"step": number, "current": str(number)}
+    if data["game"] == "lama":
+        obs = state.public_observation()
+        fact.update(top=obs["top_card"], draw=obs["draw_pile_count"], round=f"Round {obs['round']}")
+        fact["hands"] = [[seat, hand] for seat, hand in enumerate(data["hands"])]
+        fact["quit"] = [seat for seat, quit in enumerate(obs["quit"]) if quit]
+    else:
+        fact["diwa"] = data["diwa"]
+        fact["yellow"] = [card or "–" for card in data["yellow"]]
+        fact["matched"] = [card for cards in data["matched"] for card in cards]
+    return fact
+
+
+def _load(page: Page, server: Server, path: Path) -> None:
+    page.goto(server.url + "/replay")
+    page.get_by_test_id("replay-file").set_input_files(str(path))
+    page.wait_for_selector("body[data-ready=true]:not([data-loading])")
+
+
+@pytest.mark.parametrize("golden", GOLDEN, ids=[path.stem for path in GOLDEN])
+def test_every_golden_record_replays_in_the_browser(server: Server, page: Page, tmp_path: Path, golden: Path) -> None:
+    """Dropped on the page (chosen as a file), the record replays to its end; after every action the page shows
+    the engine's state: L.A.M.A.'s every hand, piles, quits and round; Kamara's diwa, yellow cards and matches."""
+    record = GameRecord.from_json(json.loads(golden.read_text())["record"])
+    path = tmp_path / f"{golden.stem}.json"
+    record.save(path)
+    _load(page, server, path)
+    expect(page.get_by_test_id("replay-step")).to_have_text(f"Move 0 of {len(record.actions)}")
+    shown = page.evaluate(_READ_STEPS, len(record.actions))
+    expected = [_expected(state, number) for number, (_, state) in enumerate(iter_replay(record))]
+    assert len(shown) == len(expected) == len(record.actions) + 1
+    for number, (seen, wanted) in enumerate(zip(shown, expected, strict=True)):
+        assert seen == wanted, f"{golden.stem}: step {number} ({record.actions[number - 1] if number else 'start'})"
+    expect(page.get_by_test_id("replay-forward")).to_be_disabled()
+    expect(page.get_by_test_id("replay-last")).to_be_disabled()
+
+
+def _finished_table(server: Server, game: str, options: dict[str, Any]) -> str:
+    """A table of bots alone, played to its end; its id."""
+    created = server.post(
+        "/api/tables", {"game": game, "players": 3, "options": options, "bots": dict.fromkeys("012", "heuristic")}
+    )
+    deadline = time.monotonic() + 60
+    while server.get(f"/api/tables/{created['id']}")["status"] != "over":
+        assert time.monotonic() < deadline, "the bots did not finish their game in time"
+        time.sleep(0.2)
+    return str(created["id"])
+
+
+@pytest.mark.parametrize(
+    ("game", "options"),
+    [("lama", {"end_score": 15}), ("lama", {"edition": "party", "end_score": 15}), ("kamara", {"max_rounds": 4})],
+)
+def test_a_finished_table_is_downloaded_and_replayed(
+    server: Server, browser: Browser, game: str, options: dict[str, Any]
+) -> None:
+    """The finished table offers Download game (the whole record, which replays to the table's end) and Watch the
+    replay, where the buttons, keys, slider, speed and views step through the game; in English and in Korean."""
+    table = _finished_table(server, game, options)
+    name = f"{game}-{options.get('edition', 'classic')}"
+    for locale in ("en-US", "ko-KR"):
+        context = new_context(browser, locale=locale)
+        try:
+            page = context.new_page()
+            page.set_default_timeout(15_000)
+            page.goto(f"{server.url}/table/{table}")
+            expect(page.get_by_test_id("end")).to_be_visible()
+            with page.expect_download() as download:
+                page.get_by_test_id("download-game").click()
+            record = GameRecord.from_json(json.loads(Path(download.value.path()).read_text()))
+            assert replay(record).is_over and record.result is not None and record.result["over"]
+            total = len(record.actions)
+            page.get_by_test_id("watch-replay").click()
+            page.wait_for_selector("body[data-ready=true]")
+            korean = locale.startswith("ko")
+            expect(page.locator(".pill")).to_have_text("다시 보기" if korean else "Replay")
+            expect(page.get_by_test_id("replay-step")).to_have_text(
+                f"{total}수 중 0수" if korean else f"Move 0 of {total}"
+            )
+            expect(page.get_by_test_id("replay-first")).to_be_disabled()
+            page.keyboard.press("End")
+            expect(page.locator("body")).to_have_attribute("data-step", str(total))
+            page.keyboard.press("ArrowLeft")
+            expect(page.locator("body")).to_have_attribute("data-step", str(total - 1))
+            page.get_by_test_id("replay-first").click()
+            page.get_by_test_id("replay-forward").click()
+            page.get_by_test_id("replay-forward").click()
+            page.get_by_test_id("replay-back").click()
+            expect(page.locator("body")).to_have_attribute("data-step", "1")
+            page.get_by_test_id("replay-slider").fill(str(total // 2))
+            expect(page.locator("body")).to_have_attribute("data-step", str(total // 2))
+            expect(page.locator(".replay-log .is-current")).to_have_attribute("data-step", str(total // 2))
+            assert page.locator(".replay-log .replay-move").count() == total + 1  # the whole game, not the last 40
+            page.get_by_test_id("replay-speed").select_option("8")
+            page.get_by_test_id("replay-play").click()
+            page.wait_for_function("s => Number(document.body.dataset.step) >= s", arg=total // 2 + 3)
+            page.get_by_test_id("replay-play").click()  # pause
+            stopped = page.evaluate("Number(document.body.dataset.step)")
+            page.wait_for_timeout(400)
+            assert page.evaluate("Number(document.body.dataset.step)") == stopped
+            snap(page, f"replay_{name}_{locale[:2]}_open")
+            states = [state for _, state in iter_replay(record)]
+            # one seat's view: its own cards only
+            page.get_by_test_id("replay-view").select_option("1")
+            page.wait_for_selector("body[data-view='1']:not([data-loading])")
+            expect(page.locator("body")).to_have_attribute("data-step", str(stopped))
+            seen = states[stopped].observation(1)
+            if game == "lama":
+                hand = page.locator("[data-testid=hand] [data-card]").evaluate_all("ns => ns.map(n => n.dataset.card)")
+                assert hand == seen["hand"]
+                assert page.get_by_test_id("open-hand").count() == 0
+            else:
+                yellow = page.locator(".k-player .k-held-yellow").all_text_contents()
+                assert yellow == [
+                    card if card not in (None, "?") else ("?" if card else "–") for card in seen["yellow"]
+                ]
+            snap(page, f"replay_{name}_{locale[:2]}_seat1")
+            page.get_by_test_id("replay-view").select_option("spectator")
+            page.wait_for_selector("body[data-view='spectator']:not([data-loading])")
+            if game == "lama":
+                assert page.get_by_test_id("open-hand").count() == 0 and page.locator("[data-testid=hand]").count() == 0
+        finally:
+            context.close()
+
+
+def test_what_cannot_be_replayed_is_said(server: Server, page: Page, tmp_path: Path) -> None:
+    """A table still being played, a record taken during a game (no seed) and a file that is not a record are
+    refused with words; the page stays usable and then replays a good record."""
+    created = server.post("/api/tables", {"game": "lama", "players": 2, "bots": {"1": "random"}})
+    page.goto(f"{server.url}/table/{created['id']}/replay")
+    expect(page.get_by_test_id("replay-refused")).to_contain_text("still being played")
+    running = server.get(f"/api/tables/{created['id']}/record")
+    assert running["seed"] is None
+    partial = tmp_path / "running.json"
+    partial.write_text(json.dumps(running))
+    page.get_by_test_id("replay-file").set_input_files(str(partial))
+    expect(page.locator(".toast")).to_contain_text("no seed")
+    junk = tmp_path / "junk.json"
+    junk.write_text("not json {")
+    page.get_by_test_id("replay-file").set_input_files(str(junk))
+    expect(page.locator(".toast").last).to_contain_text("not a laro game record")
+    odd = tmp_path / "odd.json"
+    odd.write_text(
+        json.dumps(
+            {
+                "format": "laro-record/1",
+                "game": "lama",
+                "rules_version": "1",
+                "num_players": 9,
+                "options": {},
+                "seed": 1,
+                "actions": [],
+            }
+        )
+    )
+    page.get_by_test_id("replay-file").set_input_files(str(odd))
+    expect(page.get_by_test_id("replay-refused")).to_contain_text("cannot start a game")
+    good = tmp_path / "good.json"
+    good.write_text(json.dumps(json.loads(GOLDEN[0].read_text())["record"]))
+    page.get_by_test_id("replay-file").set_input_files(str(good))
+    page.wait_for_selector("body[data-ready=true]")
+    expect(page.get_by_test_id("replay-step")).to_contain_text("Move 0 of")
