@@ -327,6 +327,38 @@ def test_a_phone_shows_your_hand_and_actions_on_your_turn(server: Server, browse
         context.close()
 
 
+def test_a_phone_shows_your_kamara_actions_chamber_and_card_on_your_turn(server: Server, browser: Any) -> None:
+    """On a 390 by 844 phone, when a Kamara turn of yours begins, the page shows your actions, the chamber and your
+    yellow card together; every square you may tap and every button is at least 44 px."""
+    from tests.web.conftest import new_context
+    from tests.web.test_kamara_web import Clicker, _open_table, _wait_for_move
+
+    context = new_context(browser, mobile=True)
+    try:
+        page = context.new_page()
+        page.set_default_timeout(15_000)
+        _, watch = _open_table(server, page)
+        clicker = Clicker(page, watch, seed=5)
+        while _wait_for_move(page)["phase"] in ("tiles", "diwa"):
+            clicker.step()
+        while page.locator(".k-decision").count():  # a decision first: the turn's actions come after it
+            clicker.step()
+        page.wait_for_timeout(900)  # the page brings your turn into view
+        seen = page.evaluate(IN_VIEW, ".k-status, .k-actions .k-btn, .k-yellow, .k-green, .k-board")
+        assert len(seen) == 8, seen
+        for box in seen:
+            assert box["top"] >= 0 and box["bottom"] <= 844, seen
+        assert all(box["height"] >= 44 for box in page.evaluate(IN_VIEW, ".k-actions .k-btn"))
+        targets = page.evaluate(IN_VIEW, ".k-target")
+        assert targets and all(min(box["width"], box["height"]) >= 44 for box in targets), targets
+        screenshot(page, "details_phone_kamara_real_turn")
+        page.screenshot(path=str(screenshot(page, "details_phone_kamara_real_turn")).replace(".png", "_view.png"))
+        labels = page.evaluate(IN_VIEW, ".k-actions .k-btn-label")
+        assert all(box["height"] < 30 for box in labels), labels  # each label on one line
+    finally:
+        context.close()
+
+
 def test_korean_names_stay_whole_and_take_the_right_particle(server: Server, browser: Any) -> None:
     """In Korean at 1280 px every tile name of the pool is on one line (no lone ")"), and a particle written for
     both endings is chosen from the word before it."""

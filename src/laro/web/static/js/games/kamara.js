@@ -281,6 +281,13 @@ class KamaraTable {
     this.busy = false;
     clearTimeout(this.busyTimer);
     this.render();
+    if (this.myTurn && !(previous && previous.your_turn) && this.board.narrow) this.showTurn();
+  }
+
+  /** On a phone, at the start of your turn: your actions at the top, the chamber and your cards below them. */
+  showTurn() {
+    // at once, once the page is laid out: a smooth scroll could be overtaken by one still running
+    requestAnimationFrame(() => this.dom.status.scrollIntoView({ block: "start", behavior: "auto" }));
   }
 
   /** Each opponent's newest action of the log since the message shown before (none on the first one). */

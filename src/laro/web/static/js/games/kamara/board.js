@@ -19,6 +19,8 @@ const NS = "http://www.w3.org/2000/svg";
 export const S = 40; // one square
 export const M = 22; // the margin for coordinates
 const SIZE = 9 * S + 2 * M;
+const HIT = 2.5; // units a target's hit area reaches past its square
+const NARROW = 480; // px: below this the chamber drops its margin (see Board.fit)
 
 let uid = 0;
 
@@ -201,6 +203,13 @@ export class Board {
     this.svg.append(this.static, this.pieces, this.overlay);
     this.diwaNodes = new Map();
     parent.append(this.svg);
+    // on a narrow screen the chamber takes the whole width, its coordinates inside the edge squares, so that a
+    // square is as big as a fingertip
+    this.narrow = false;
+    if (typeof ResizeObserver === "function") {
+      new ResizeObserver(() => this.fit(parent.clientWidth)).observe(parent);
+    }
+    this.fit(parent.clientWidth);
     this.svg.addEventListener("click", (event) => this.pick(event));
     this.hovered = null; // the square under a mouse or pen (a finger has no hover)
     this.onHover = null;
@@ -212,6 +221,15 @@ export class Board {
         this.pick(event);
       }
     });
+  }
+
+  /** The chamber alone (no margin) below ``NARROW`` pixels of width, else with its coordinates around it. */
+  fit(width) {
+    const narrow = width > 0 && width < NARROW;
+    if (narrow === this.narrow && this.svg.hasAttribute("viewBox")) return;
+    this.narrow = narrow;
+    this.svg.setAttribute("viewBox", narrow ? `${M} ${M} ${9 * S} ${9 * S}` : `0 0 ${SIZE} ${SIZE}`);
+    this.svg.classList.toggle("is-narrow", narrow);
   }
 
   /** The square under a pointer event, or null outside the chamber. */
@@ -346,7 +364,11 @@ export class Board {
       if (colour) parts.push(diwaChip(bx + 1, by - 9, 18, colour, "k-lock-chip"));
       parts.push("</g>");
     }
-    // coordinates
+    // coordinates: around the chamber, and small inside its edge squares for a narrow screen (see fit)
+    for (let i = 0; i < 9; i += 1) {
+      parts.push(`<text class="k-coord-in" x="${M + i * S + S - 3}" y="${M + 9 * S - 3}">${FILES[i]}</text>`);
+      parts.push(`<text class="k-coord-in k-coord-rank" x="${M + 3}" y="${M + i * S + 9}">${9 - i}</text>`);
+    }
     for (let i = 0; i < 9; i += 1) {
       const cx = M + i * S + S / 2;
       parts.push(`<text class="k-coord" x="${cx}" y="${M / 2}" dy="0.35em">${FILES[i]}</text>`);
@@ -437,7 +459,9 @@ export class Board {
     for (const [square, { kind, label }] of view.targets || []) {
       const [x, y] = xy(square);
       const name = squareName(square);
-      parts.push(`<g class="k-target k-t-${kind}" data-sq="${name}" data-kind="${kind}" tabindex="0" role="button" aria-label="${esc(label)}"><title>${esc(label)}</title><rect x="${x + 3}" y="${y + 3}" width="${S - 6}" height="${S - 6}" rx="7"/><circle cx="${x + S / 2}" cy="${y + S / 2}" r="${S * 0.09}"/></g>`);
+      // the hit area reaches a little past the square, so that a fingertip's target is at least 44 px on a phone
+      const hit = `<rect class="k-hit" x="${x - HIT}" y="${y - HIT}" width="${S + 2 * HIT}" height="${S + 2 * HIT}"/>`;
+      parts.push(`<g class="k-target k-t-${kind}" data-sq="${name}" data-kind="${kind}" tabindex="0" role="button" aria-label="${esc(label)}"><title>${esc(label)}</title>${hit}<rect x="${x + 3}" y="${y + 3}" width="${S - 6}" height="${S - 6}" rx="7"/><circle cx="${x + S / 2}" cy="${y + S / 2}" r="${S * 0.09}"/></g>`);
     }
     this.overlay.innerHTML = parts.join("");
     if (focused) {
