@@ -97,8 +97,11 @@ class Api:
         options: dict[str, Any] | None = None,
         bots: dict[int, str] | None = None,
         seed: int | None = None,
+        takebacks: bool | None = None,
     ) -> Created:
         body: dict[str, Any] = {"game": game, "players": players}
+        if takebacks is not None:
+            body["takebacks"] = takebacks
         if seed is not None:  # a server started with --allow-seeds (as the tests' servers are) takes it
             body["seed"] = seed
         if self.clock is not None:
@@ -117,9 +120,10 @@ class Api:
         options: dict[str, Any] | None = None,
         bots: dict[int, str] | None = None,
         seed: int | None = None,
+        takebacks: bool | None = None,
     ) -> Created:
         """A table whose human seats have all been taken (by "Player 0", "Player 1", …): it is running."""
-        created = self.create(game, players, options, bots, seed)
+        created = self.create(game, players, options, bots, seed, takebacks)
         for seat, token in created.tokens.items():
             self.join(created.id, seat, token)
         return created
@@ -264,6 +268,9 @@ class Client:
         seq = self.seq if seq is None else seq
         self.acted.add(seq)
         await self.send({"type": "act", "action": action, "seq": seq})
+
+    async def undo(self, kind: str, seq: int | None = None) -> None:
+        await self.send({"type": "undo", "kind": kind, "seq": self.seq if seq is None else seq})
 
     async def play(
         self,

@@ -95,7 +95,8 @@ class StoredGame:
     finished: bool
     result: dict[str, Any] | None
     events: list[dict[str, Any]]
-    states: list[GameState]  # states[seq]: the game after the events up to seq (joins and leaves change nothing)
+    states: list[GameState]  # states[seq]: the game after the events up to seq (joins and leaves change nothing;
+    # an undo goes back to the state before the actions it undid)
 
     def state_at(self, seq: int) -> GameState:
         return self.states[seq]
@@ -251,9 +252,14 @@ class ServerProcess:
         game = laro.get_game(game_name)
         state = game.new_game(int(players), seed=int(seed), options=json.loads(options))
         states = [state]
+        in_force: list[GameState] = []  # the state before each action in force
         for event in events:
             if event["type"] == "act":
+                in_force.append(state)
                 state = state.apply(event["action"])
+            elif event["type"] == "undo":  # back to the state before the first undone action
+                state = in_force[-len(event["undone"])]
+                del in_force[-len(event["undone"]) :]
             states.append(state)
         return StoredGame(
             table_id=table_id,

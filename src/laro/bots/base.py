@@ -14,12 +14,12 @@ import importlib
 import random
 from collections.abc import Callable, Sequence
 from importlib.metadata import entry_points
-from typing import Protocol, TypeVar, cast
+from typing import Protocol, TypeVar, cast, runtime_checkable
 
 from laro.core.errors import LaroError
 from laro.core.game import Action, JSONDict
 
-__all__ = ["Bot", "BotError", "RandomBot", "get_bot", "list_bots", "register_bot"]
+__all__ = ["Bot", "BotError", "Follower", "RandomBot", "get_bot", "list_bots", "register_bot"]
 
 A = TypeVar("A", bound=Action)
 
@@ -34,6 +34,14 @@ class Bot(Protocol):
     name: str
 
     def choose(self, observation: JSONDict, legal: Sequence[A], rng: random.Random) -> A: ...
+
+
+@runtime_checkable
+class Follower(Protocol):
+    """A bot whose memory of a game can be rebuilt: ``follow`` reads an observation of one of its seat's earlier
+    decisions just as :meth:`Bot.choose` would, without deciding (a server does it after moves were taken back)."""
+
+    def follow(self, observation: JSONDict) -> None: ...
 
 
 class RandomBot:

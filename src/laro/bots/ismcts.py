@@ -201,6 +201,12 @@ class IsmctsBot:
                 return by_index[index]
         raise LaroError("the search found none of the legal actions")  # pragma: no cover - samples share them
 
+    def follow(self, observation: JSONDict) -> None:
+        """Read an earlier decision's ``observation`` into :attr:`memory`, as :meth:`choose` does, without
+        searching (see :class:`laro.bots.Follower`)."""
+        game = get_game(observation["game"])
+        self.determinisations(game, judge_for(game), observation)
+
     def determinisations(self, game: Game, judge: Judge, observation: JSONDict) -> Callable[[random.Random], GameState]:
         """The sampler of ``observation``'s information set: the game's own, or the judge's when it reads more
         into what the seat has seen (with what it kept in :attr:`memory` from the seat's earlier decisions)."""

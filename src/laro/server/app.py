@@ -208,6 +208,9 @@ def create_app(
             clock, standin = body.get("clock"), body.get("standin", "heuristic")
             if not isinstance(standin, str):
                 raise Refusal("bad_request", '"standin" is the name of a bot')
+            takebacks = body.get("takebacks", False)
+            if not isinstance(takebacks, bool):
+                raise Refusal("bad_request", '"takebacks" is true or false')
             seed = body.get("seed")
             if seed is not None and (not seeds or isinstance(seed, bool) or not isinstance(seed, int)):
                 raise Refusal(
@@ -216,7 +219,15 @@ def create_app(
                 )
             address = _address(request)
             table, tokens = await hub.create(
-                game, players, options, seat_bots, seed=seed, address=address, clock=clock, standin=standin
+                game,
+                players,
+                options,
+                seat_bots,
+                seed=seed,
+                address=address,
+                clock=clock,
+                standin=standin,
+                takebacks=takebacks,
             )
         except Refusal as error:
             return refused(error)
@@ -489,6 +500,10 @@ def _ready(table: Table, seat: int, now: float) -> JSONDict:
     return table.ready_event(seat, now)
 
 
+def _undoing(table: Table, seat: int, kind: str, seq: int) -> JSONDict:
+    return table.undo_event(seat, kind, seq)
+
+
 def _acting(seat: int, action: str, seq: int) -> Callable[[Table], JSONDict]:
     return lambda table: table.act_event(seat, action, seq)
 
@@ -561,6 +576,8 @@ async def _receive(
                 continue
             if kind == "act":
                 make = _acting(seat, message["action"], message["seq"])
+            elif kind == "undo":
+                make = functools.partial(_undoing, seat=seat, kind=message["kind"], seq=message["seq"])
             else:
                 make = functools.partial(_ready, seat=seat, now=hub.clock())
             try:
@@ -579,13 +596,14 @@ async def _receive(
         elif kind == "hello":
             connection.error("bad_request", "hello is the first message only; reconnect to change seats")
         else:
-            connection.error("unknown_type", f"unknown message type {kind[:40]!r}: act, ready, sync or ping")
+            connection.error("unknown_type", f"unknown message type {kind[:40]!r}: act, undo, ready, sync or ping")
 
 
 # what a spectator is told for each message only a seat may send
 _SEAT_MESSAGES = {
     "act": "spectators watch; join a seat with its token to play",
     "ready": "spectators watch; only players move on to the next round",
+    "undo": "spectators watch; only a player takes back their own moves",
 }
 _CLOSE = {"no_table": 4404, "bad_token": 4403, "damaged": 4410, "busy": 1013, "too_many": 1013}
 

@@ -59,6 +59,10 @@ def parse_message(raw: str | bytes, max_bytes: int) -> JSONDict:
         seq = message.get("seq")
         if isinstance(seq, bool) or not isinstance(seq, int):
             raise ProtocolError("malformed", 'act needs "seq": the seq of the state you saw')
+    if message["type"] == "undo":
+        seq = message.get("seq")
+        if message.get("kind") not in ("step", "takeback") or isinstance(seq, bool) or not isinstance(seq, int):
+            raise ProtocolError("malformed", 'undo needs "kind" ("step" or "takeback") and "seq": the state you saw')
     return message
 
 

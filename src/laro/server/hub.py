@@ -243,6 +243,7 @@ class Hub:
         address: str | None = None,
         clock: object = None,
         standin: str = "heuristic",
+        takebacks: bool = False,
     ) -> tuple[Table, dict[int, str]]:
         """A new table (see :meth:`Table.create`), within the server's bounds."""
         table, tokens = Table.create(
@@ -255,6 +256,7 @@ class Hub:
             clock=clock,
             standin=standin,
             round_pause=self.round_pause,
+            takebacks=takebacks,
         )
         self._admit(table.has_humans, address)
         await self.store.create_table(table.meta)

@@ -70,6 +70,9 @@ _SUMMARY = {
         "seats": {"type": "array", "items": _ref("Seat")},
         "result": {"type": "object", "nullable": True},
         "rematch": {"type": "string", "nullable": True},
+        "takebacks": {"type": "boolean", "description": "created with takebacks allowed (against bots only)"},
+        "practice": {"type": "boolean", "description": "an unrated practice game (takebacks allowed)"},
+        "takebacks_taken": {"type": "integer", "description": "how many turns were taken back"},
         "created": {"type": "number"},
         "updated": {"type": "number"},
     },
@@ -118,6 +121,11 @@ _CREATE = {
         "options": {"type": "object", "additionalProperties": True},
         "bots": {"type": "object", "additionalProperties": {"type": "string"}, "example": {"2": "heuristic"}},
         "seed": {"type": "integer", "description": "only on a server started with --allow-seeds"},
+        "takebacks": {
+            "type": "boolean",
+            "default": False,
+            "description": "a person playing against bots only may take their last turn back (a practice game)",
+        },
     },
 }
 _CREATED = {

@@ -1,7 +1,8 @@
 """A table: a game, its seats and its event log. Pure logic, no I/O: the hub persists and broadcasts.
 
-Every change of a table is an event numbered by ``seq`` — ``join``, ``leave``, ``bot``, ``act``, ``end``, and the
-clock's ``timeout``, ``away``, ``ready`` and ``resume`` (see :mod:`laro.server.clocks`) — and the same
+Every change of a table is an event numbered by ``seq`` — ``join``, ``leave``, ``bot``, ``act``, ``undo`` (see
+:mod:`laro.server.undo`), ``end``, and the clock's ``timeout``, ``away``, ``ready`` and ``resume`` (see
+:mod:`laro.server.clocks`) — and the same
 code applies an event live and when a table is rebuilt from its stored log, so a restart restores it exactly.
 
 >>> table, tokens = Table.create("lama", 2, {}, {1: "random"}, seed=7, table_id="t1")
@@ -25,10 +26,11 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Any
 
-from laro.bots import Bot, get_bot, list_bots
+from laro.bots import Bot, Follower, get_bot, list_bots
 from laro.core import Game, GameState, JSONDict, LaroError, derive_seed, get_game, new_seed
 from laro.server.clocks import ClockError, Clocks, clock_spec, default_profile
 from laro.server.store.base import StoredTable, TableMeta, new_table_id
+from laro.server.undo import KINDS, Move, next_turn, step_refusal, takeback_refusal, turn_back
 
 __all__ = ["BotTurn", "Refusal", "Seat", "Table", "clean_name", "hash_token", "scored_round"]
 
@@ -156,6 +158,9 @@ class Table:
         self.rematch: str | None = None  # the id of the table where these players play again
         self._bots: dict[int, tuple[str, Bot]] = {}  # seat -> its bot, kept so that it remembers the game
         self.ended: str | None = None  # why a table ended before its game did ("expired")
+        self.takebacks = bool(first.get("takebacks", False))  # created with takebacks allowed: a practice game
+        self.moves: list[Move] = []  # the actions in force (an undo takes some away), in the order played
+        self.takebacks_taken = 0
 
     # -- building ---------------------------------------------------------------------------------------------
 
@@ -172,11 +177,13 @@ class Table:
         clock: object = None,
         standin: str = "heuristic",
         round_pause: float = 0.0,
+        takebacks: bool = False,
     ) -> tuple[Table, dict[int, str]]:
         """A new table and one secret token per human seat; :class:`Refusal` for anything invalid. ``clock`` is a
         profile's name or figures (default: ``normal`` with several people, ``none`` for one against bots);
         ``standin`` the bot that plays for a seat whose player is away; ``round_pause`` the seconds a round's end
-        is shown before the next round starts."""
+        is shown before the next round starts; ``takebacks`` allows a person playing against bots only to take
+        their last turn back (an unrated practice game)."""
         try:
             game = get_game(game_name)
             seed = new_seed() if seed is None else seed
@@ -210,6 +217,7 @@ class Table:
                     "standin": standin,
                     "clock": spec.to_json(),
                     "round_pause": round_pause,
+                    "takebacks": bool(takebacks),
                 }
                 for seat in range(players)
             ],
@@ -309,6 +317,49 @@ class Table:
         # the canonical text, never the client's spelling: ``KEEP Y12`` would pass its hidden card on to the log
         return {"seq": self.seq + 1, "type": "act", "seat": seat, "action": str(chosen)}
 
+    def undo_event(self, seat: int, kind: str, seq: int) -> JSONDict:
+        """The event of ``seat`` taking back a ``step`` or its last turn (``takeback``) having seen state ``seq``;
+        :class:`Refusal` ``cannot_undo`` says why not when it may not."""
+        if seq != self.seq:
+            raise Refusal("stale_seq", f"you asked on state {seq}, but the table is at state {self.seq}: look again")
+        self.check_open()
+        if kind not in KINDS:
+            raise Refusal("bad_request", f"an undo is a step or a takeback; got {kind!r}")
+        if not self.started:
+            raise Refusal("not_started", "the table waits for every player to take their seat")
+        if not self.seats[seat].joined or self.seats[seat].played_by_standin:
+            raise Refusal("not_joined", "only the player at the seat can take its moves back")
+        reason = self._undo_refusal(seat, kind)
+        if reason is not None:
+            raise Refusal("cannot_undo", reason)
+        undone = self.moves[-1:] if kind == "step" else turn_back(self.moves, seat)
+        return {"seq": self.seq + 1, "type": "undo", "seat": seat, "kind": kind, "undone": [m.seq for m in undone]}
+
+    def _undo_refusal(self, seat: int, kind: str) -> str | None:
+        if kind == "step":
+            return step_refusal(self.game.name, self.moves, seat, self.state.current_player)
+        others = all(other.bot is not None and other.token_hash is None for other in self.seats if other.index != seat)
+        return takeback_refusal(self.takebacks, others, self.moves, seat)
+
+    def undo_offer(self, seat: int) -> JSONDict:
+        """Which undos ``seat`` may ask for now, and why not (``null`` where it may): what the Undo button shows."""
+        playing = self.started and not self.over and self.seats[seat].joined and not self.seats[seat].played_by_standin
+        offer: JSONDict = {}
+        for kind in KINDS:
+            reason = self._undo_refusal(seat, kind) if playing else "you are not playing this seat now"
+            offer[kind] = reason is None
+            offer[f"{kind}_refusal"] = reason
+        return offer
+
+    def actions(self) -> list[str]:
+        """The actions in force, in order: what a record of this table replays (undone ones left out)."""
+        return [move.action for move in self.moves]
+
+    @property
+    def practice(self) -> bool:
+        """An unrated practice game: it was created with takebacks allowed."""
+        return self.takebacks
+
     def timeout_event(self, now: float) -> JSONDict | None:
         """The time-out of the seat whose clock ran out by ``now``, if one did."""
         deadline = self.clocks.deadline()
@@ -406,6 +457,10 @@ class Table:
             else:
                 seat.timeouts = 0
             self.clocks.charge(at)
+            person = seat.bot is None and not seat.played_by_standin
+            turn = next_turn(self.game.name, self.moves, seat.index)
+            bot = None if person else (seat.bot or seat.standin)
+            self.moves.append(Move(event["seq"], seat.index, str(action), person=person, turn=turn, bot=bot))
             self.state = self.state.apply(action)
             self.moves.append((seat.index, str(action)))
             entry["action"] = self.game.public_text(str(action))
@@ -417,6 +472,8 @@ class Table:
                 self.ready.clear()
             if self._round() != round_before:
                 entry["round_over"] = round_before  # the log marks the round's end (its text stays the action's)
+        elif kind == "undo":
+            text = self._undo(event, entry, at)
         elif kind == "timeout":
             seat.timeouts += 1
             seat.standing_in = True
@@ -463,6 +520,57 @@ class Table:
             raise Refusal("bad_state", f"unknown event type {kind!r}")
         self._next_turn(at)
         self._logged(event, entry, text)
+
+    def _undo(self, event: JSONDict, entry: JSONDict, at: float) -> str:
+        """Take the moves of an ``undo`` event out of force and replay the game without them."""
+        undone = [int(seq) for seq in event["undone"]]
+        keep = len(self.moves) - len(undone)
+        if not undone or keep < 0 or [move.seq for move in self.moves[keep:]] != undone:
+            raise Refusal("bad_state", f"undo {event['seq']} names moves that are not the last in force")
+        gone = self.moves[keep:]
+        del self.moves[keep:]
+        self.clocks.charge(at)  # the time spent on the undone moves is not given back
+        self.state = self.replayed()
+        if self.paused(at):  # a takeback back over a round's end: the next round is not shown any more
+            self.clocks.pause(at)
+            self.ready.clear()
+        self._rebuild_bots(gone)
+        kind = entry["kind"] = str(event["kind"])
+        entry["undone"] = [self.game.public_text(move.action) for move in gone]
+        who = entry["by"]
+        if kind == "step":
+            return f"{who} takes back {entry['undone'][0]}"
+        self.takebacks_taken += 1
+        count = len(gone)
+        return f"{who} takes back their last turn ({count} move{'' if count == 1 else 's'} undone)"
+
+    def replayed(self) -> GameState:
+        """The game replayed from its start with the actions in force: the engine's states are never changed."""
+        state = self.game.new_game(self.meta.num_players, seed=self.meta.seed, options=self.meta.options)
+        for move in self.moves:
+            state = state.apply(move.action)
+        return state
+
+    def _rebuild_bots(self, gone: list[Move]) -> None:
+        """After moves were undone, no bot may remember them: every bot that moved among them starts afresh and,
+        if it can (``follow``), reads again what it saw at each of its decisions still in force."""
+        seats = {move.seat for move in gone if not move.person}
+        if not seats:
+            return
+        follows: dict[int, tuple[str, Bot]] = {}
+        for seat in seats:
+            kept = self._bots.pop(seat, None)
+            if kept is not None and isinstance(kept[1], Follower):
+                follows[seat] = (kept[0], get_bot(kept[0], self.game.name))
+        if not follows:
+            return
+        state = self.game.new_game(self.meta.num_players, seed=self.meta.seed, options=self.meta.options)
+        for move in self.moves:
+            followed = follows.get(move.seat)
+            if followed is not None and move.bot == followed[0] and isinstance(followed[1], Follower):
+                followed[1].follow(state.observation(move.seat))
+            state = state.apply(move.action)
+        self._bots.update(follows)
 
     def _round(self) -> object:
         return scored_round(self.state)
@@ -574,6 +682,9 @@ class Table:
             "result": self.result(),
             "rematch": self.rematch,
             "clock": self.clock_summary(),
+            "takebacks": self.takebacks,
+            "practice": self.practice,
+            "takebacks_taken": self.takebacks_taken,
             "created": self.meta.created,
             "updated": self.updated,
         }
@@ -625,6 +736,8 @@ class Table:
             "your_turn": mine,
             "server_time": time.time(),  # to count the clocks down against the server's own time
         }
+        if seat is not None:
+            message["undo"] = self.undo_offer(seat)
         if shared:
             message["table"] = self.summary()
             message["log"] = list(self.log)
