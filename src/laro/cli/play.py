@@ -145,6 +145,13 @@ def parse_bots(spec: str, game: str, seats: list[int], source: str = "--bots") -
     "that turn for you.",
 )
 @click.option(
+    "--takebacks",
+    is_flag=True,
+    help="Allow taking back your last turn with undo, even past cards drawn or shown (the bots' moves after it "
+    "are undone too): the game is recorded as an unrated practice game. Without it, undo takes back only a step "
+    "of your turn that revealed nothing (Kamara's move, port or poke).",
+)
+@click.option(
     "--records",
     "records_dir",
     type=click.Path(file_okay=False, path_type=Path),
@@ -163,14 +170,16 @@ def play(
     resume_file: Path | None,
     delay: float,
     clock_name: str,
+    takebacks: bool,
     records_dir: Path,
 ) -> None:
     """Play a game of GAME (lama or kamara) in the terminal against bots.
 
     On your turn type what the list of choices shows (in L.A.M.A. a card to play it, d to draw, q to quit
-    the round; in Kamara an action such as move NE, or its number); help explains more, rules shows the
-    rules, exit stops. The game is saved in the records folder after every move; watch it again with
-    `laro replay FILE`. The seed is shown only once the game is over.
+    the round; in Kamara an action such as move NE, or its number); undo takes back a step of your turn
+    (or, with --takebacks, your last turn); help explains more, rules shows the rules, exit stops. The game
+    is saved in the records folder after every move; watch it again with `laro replay FILE`. The seed is
+    shown only once the game is over.
 
     \b
     Examples:
@@ -179,14 +188,16 @@ def play(
       laro play lama -o end_score=20 -o next_round_starter=ended_round
       laro play kamara --players 3
       laro play kamara -n 4 -o actions_per_turn=4 --delay 1
+      laro play kamara --players 2 --bots hard --takebacks
     """
     the_game = resolve_game(game)
     console = Console(highlight=False)
     if resume_file is not None:
-        _only_with_a_new_game(("players", "seat", "bots", "seed", "option_pairs", "name"))
+        _only_with_a_new_game(("players", "seat", "bots", "seed", "option_pairs", "name", "takebacks"))
         session = _resumed_session(console, the_game, resume_file)
     else:
-        session = _new_session(console, the_game, players, seat, bots, seed, parse_options(option_pairs), name)
+        options = parse_options(option_pairs)
+        session = _new_session(console, the_game, players, seat, bots, seed, options, name, takebacks)
         try:
             session.save(records_dir)
         except OSError as error:
@@ -197,6 +208,10 @@ def play(
     console.print(
         Text(f"{the_game.title} — {session.state.num_players} players. Type help at any prompt for help.", style="bold")
     )
+    if session.record.practice:
+        console.print(
+            Text("Takebacks allowed: undo takes back your last turn. An unrated practice game.", style="cyan")
+        )
     with stop_on_signals():
         ending = session.run()
     _finish(console, session, records_dir)
@@ -228,6 +243,7 @@ def _new_session(
     seed: int | None,
     options: dict[str, Any],
     name: str,
+    takebacks: bool = False,
 ) -> Session:
     if not game.min_players <= players <= game.max_players:
         raise click.BadParameter(
@@ -262,6 +278,7 @@ def _new_session(
         human=seat,
         bots={s: bot for s, (_, bot) in robots.items()},
         bot_names={s: kind for s, (kind, _) in robots.items()},
+        takebacks=takebacks,
     )
 
 

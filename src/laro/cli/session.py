@@ -17,8 +17,9 @@ from rich.markdown import Markdown
 from rich.markup import escape
 from rich.text import Text
 
-from laro.bots import Bot
+from laro.bots import Bot, Follower, get_bot
 from laro.cli.prompt import InputClosed, TimeUp, ask, pause
+from laro.cli.takeback import UNDO_HELP, Moves, UndoRefused
 from laro.cli.views import CommandView, ConfirmingView, GameView, MenuView, PlayerInfo
 from laro.core import GameRecord, GameState, make_rng, result_of
 from laro.server.clocks import Clocks
@@ -43,6 +44,14 @@ class _Leave(Exception):
     """The person asked to stop the game."""
 
 
+class _Undo(Exception):
+    """The person takes back a ``step`` or their last turn (``takeback``)."""
+
+    def __init__(self, kind: str) -> None:
+        super().__init__(kind)
+        self.kind = kind
+
+
 @dataclass
 class Session:
     """A game in progress at the terminal and everything needed to run, show and record it."""
@@ -65,10 +74,15 @@ class Session:
     clock: Clocks | None = None  # the person's clock (--clock), if any; bots are never timed
     standin: Bot | None = None  # plays the rest of the person's turn when their time runs out
     _standing_in: bool = field(default=False, init=False)
+    takebacks: bool = False  # the person may take back their last turn: an unrated practice game
+    moves: Moves = field(init=False)
 
     def __post_init__(self, resumed: GameRecord | None) -> None:
         names = [p.name for p in self.players]
         self.record = resumed or GameRecord.start(self.state, self.seed, players=names, bots=self.bot_names)
+        self.record.practice = self.record.practice or self.takebacks
+        self.moves = Moves.of_record(self.record, self.human) if resumed else Moves(self.record.game, self.human)
+        self.moves.allowed = self.record.practice
         for seat in self.bots:
             self.rngs.setdefault(seat, make_rng(self.seed, "bot", seat))
         self.rngs.setdefault(self.human, make_rng(self.seed, "standin", self.human))
@@ -98,11 +112,17 @@ class Session:
         seat = self.state.current_player
         assert seat is not None
         before = self.state
+        person = seat == self.human and not self._standing_in
         if seat == self.human and self._standing_in and self.standin is not None:
             action = str(self.standin.choose(before.observation(seat), before.legal_actions(), self.rngs[seat]))
             after = before.apply(action)
         elif seat == self.human:
-            action, after = self._human_move()
+            try:
+                action, after = self._human_move()
+            except _Undo as undo:
+                self._undo(undo.kind)
+                return
+            person = not self._standing_in  # a time-out hands the turn to the stand-in
         else:
             action = str(self.bots[seat].choose(before.observation(seat), before.legal_actions(), self.rngs[seat]))
             after = before.apply(action)
@@ -111,6 +131,8 @@ class Session:
             self.clock.end_turn(time.monotonic())
             self._standing_in = False
         self.record.actions.append(action)
+        bot = None if person else self.bot_names.get(seat, self.standin.name if self.standin else None)
+        self.moves.add(seat, action, person=person, bot=bot)
         if after.is_over:
             self.record.result = result_of(after)
         self._autosave()
@@ -163,6 +185,7 @@ class Session:
         view, state = self.view, self.state
         if isinstance(view, MenuView):
             self.console.print(view.screen(state, self.human, self.players))
+            self._show_undo()
             question = view.prompt(state)
         else:
             self.console.print(view.turn(state, self.human, self.players))
@@ -176,8 +199,13 @@ class Session:
             if not command:
                 self._show_choices()
             elif command in ("help", "h", "?"):
-                self.console.print(Markdown(view.help_markdown))
+                self.console.print(Markdown(view.help_markdown + UNDO_HELP))
                 self._show_choices()
+            elif command in ("undo", "undo turn"):
+                try:
+                    raise _Undo(self.moves.kind_for(command, state.current_player))
+                except UndoRefused as refused:
+                    self.console.print(Text(str(refused), style="red"))
             elif command == "rules":
                 self._show_rules()
                 self._show_choices()
@@ -203,10 +231,49 @@ class Session:
             return None
         return self.view.command(word, self.state, self.human, self.players)
 
+    def _undo(self, kind: str) -> None:
+        """Take back a step or the last turn: the game replayed without the undone moves, and every bot that
+        moved among them made anew (reading again what it saw at its moves still in force, if it can)."""
+        undone = self.moves.take_back(kind)
+        del self.record.actions[len(self.record.actions) - len(undone) :]
+        self.record.result = None
+        self.state = self.moves.replayed(self.record)
+        for seat in {move.seat for move in undone if move.seat != self.human}:
+            self.bots[seat] = get_bot(self.bot_names[seat], self.record.game)
+            self._follow(seat)
+        if kind == "takeback":
+            self.record.takebacks += 1
+            count = len(undone)
+            text = f"You take back your last turn ({count} move{'' if count == 1 else 's'} undone)."
+        else:
+            text = f"You take back {undone[0].action}."
+        self._autosave()
+        self.console.print(Text(text, style="bold yellow"))
+
+    def _follow(self, seat: int) -> None:
+        bot = self.bots[seat]
+        if not isinstance(bot, Follower):
+            return
+        state = self.state.game.new_game(self.state.num_players, seed=self.seed, options=self.record.options)
+        for move in self.moves.moves:
+            if move.seat == seat:
+                bot.follow(state.observation(seat))
+            state = state.apply(move.action)
+
+    def _undo_what(self) -> str:
+        kind = self.moves.kind_for("undo", self.state.current_player)
+        return f"{self.moves.moves[-1].action}" if kind == "step" else "your last turn (a practice game)"
+
+    def _show_undo(self) -> None:
+        if self.moves.offered(self.state.current_player):
+            self.console.print(Text.assemble(("undo", "bold cyan"), " takes back ", self._undo_what()))
+
     def _show_choices(self) -> None:
         if isinstance(self.view, MenuView):
             self.console.print(self.view.menu(self.state))
+            self._show_undo()
             return
+        self._show_undo()
         line = Text("You can: ")
         for number, (key, what) in enumerate(self.view.choices(self.state)):
             if number:

@@ -1,5 +1,8 @@
 """Game records: game, rules version, options, seed and actions — enough to replay a game exactly.
 
+The actions are those in force: an action taken back (an undo) is not in the record. A game played with
+takebacks allowed says so (``practice``, and ``takebacks``: how many turns were taken back): it is unrated.
+
 >>> import laro
 >>> state = laro.get_game("lama").new_game(3, seed=11)
 >>> record = GameRecord.start(state, seed=11)
@@ -45,6 +48,8 @@ class GameRecord:
     players: list[str] = field(default_factory=list)
     bots: dict[int, str] = field(default_factory=dict)  # seat -> bot name, for the seats bots played
     result: JSONDict | None = None
+    practice: bool = False  # takebacks were allowed: an unrated practice game
+    takebacks: int = 0  # how many turns were taken back (their actions are not in ``actions``)
 
     @classmethod
     def start(
@@ -63,6 +68,7 @@ class GameRecord:
         )
 
     def to_json(self) -> JSONDict:
+        practice = {"practice": True, "takebacks": self.takebacks} if self.practice else {}
         return {
             "format": RECORD_FORMAT,
             "game": self.game,
@@ -74,6 +80,7 @@ class GameRecord:
             "bots": {str(seat): name for seat, name in sorted(self.bots.items())},
             "actions": self.actions,
             "result": self.result,
+            **practice,
         }
 
     @classmethod
@@ -98,11 +105,15 @@ class GameRecord:
                 players=data.get("players") or [],
                 bots=_bots(data.get("bots") or {}),
                 result=data.get("result"),
+                practice=data.get("practice") is True,
+                takebacks=data.get("takebacks", 0),
             )
         except KeyError as missing:
             raise RecordError(f"game record lacks the field {missing}") from None
         if not all(isinstance(a, str) for a in record.actions):
             raise RecordError("game record actions must all be texts")
+        if isinstance(record.takebacks, bool) or not isinstance(record.takebacks, int) or record.takebacks < 0:
+            raise RecordError("game record field 'takebacks' must be a whole number of turns taken back")
         return record
 
     def save(self, path: str | os.PathLike[str]) -> Path:

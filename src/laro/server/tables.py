@@ -648,9 +648,10 @@ class Table:
         return BotTurn(seq, current, name, kept[1], state.observation(current), list(state.legal_actions()), rng)
 
     def bot_done(self, turn: BotTurn, action: object) -> JSONDict:
-        """The event of a bot turn's chosen ``action``; the bot (as it came back from thinking) is kept."""
+        """The event of a bot turn's chosen ``action``; the bot (as it came back from thinking) is kept, unless the
+        table moved on meanwhile (an undo may have rebuilt the seat's bot: the one that thought is out of date)."""
         kept = self._bots.get(turn.seat)
-        if kept is not None and kept[0] == turn.name:
+        if kept is not None and kept[0] == turn.name and self.seq == turn.seq:
             self._bots[turn.seat] = (turn.name, turn.bot)
         return {"seq": turn.seq + 1, "type": "act", "seat": turn.seat, "action": str(action)}
 

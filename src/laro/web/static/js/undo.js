@@ -1,0 +1,71 @@
+// Undo at the table: the bar with "Undo" (a step back within your turn) and "Take back turn" (against bots, at a
+// table created with takebacks allowed), the practice game's badge, and how the log tells an undo.
+//
+// The server says in each state which undo this seat may ask for now, and why not (`message.undo`): the buttons
+// follow it, so a refused undo is rare (it happens only when the table moved on meanwhile: stale_seq).
+
+import { h } from "./dom.js";
+
+/** Whether `entry` (a log entry) is an undo. */
+export const isUndo = (entry) => entry.type === "undo";
+
+/**
+ * The undo bar for a seat's state, or null when nothing may ever be undone here (a spectator, or a game whose
+ * actions are never a step and a table without takebacks). `sendUndo(kind)` sends it.
+ */
+export function undoBar(message, summary, sendUndo, t) {
+  const offer = message && message.undo;
+  if (!offer || summary.status !== "running") return null;
+  const stepsExist = summary.game !== "lama"; // every L.A.M.A. action shows or draws a card: never a step
+  if (!stepsExist && !summary.takebacks) return null;
+  const button = (kind, label, key) =>
+    h(
+      "button",
+      {
+        type: "button",
+        class: `small undo-${kind}`,
+        disabled: !offer[kind],
+        title: offer[kind] ? t(`undo.${kind}_title`) : offer[`${kind}_refusal`] || "",
+        "aria-keyshortcuts": key,
+        dataset: { testid: `undo-${kind}` },
+        onclick: () => sendUndo(kind),
+      },
+      label,
+    );
+  return h(
+    "div",
+    { class: "undo-bar", dataset: { testid: "undo-bar" } },
+    stepsExist ? button("step", t("undo.step"), "Control+Z") : null,
+    summary.takebacks ? button("takeback", t("undo.takeback"), null) : null,
+    summary.takebacks ? h("span", { class: "muted small" }, t("undo.practice_help")) : null,
+  );
+}
+
+/** The "practice" badge of a table created with takebacks allowed (unrated), or null. */
+export function practiceBadge(summary, t) {
+  if (!summary.practice) return null;
+  return h("span", { class: "badge practice-badge", title: t("undo.practice_title"), dataset: { testid: "practice" } }, t("undo.practice"));
+}
+
+/** The words of an undo in the log, after the player's name. */
+export function describeUndo(entry, t) {
+  const undone = entry.undone || [];
+  if (entry.kind === "step") return t("log.undo_step", { action: undone[0] ?? "" });
+  return t("log.undo_takeback", { n: undone.length });
+}
+
+/** Ctrl+Z (or ⌘Z) asks for a step back when the bar offers one; returns the listener to remove later. */
+export function undoKeys(current, sendUndo) {
+  const listener = (event) => {
+    if (!(event.ctrlKey || event.metaKey) || event.key.toLowerCase() !== "z" || event.shiftKey || event.altKey) return;
+    const target = event.target;
+    if (target && (target.tagName === "INPUT" || target.tagName === "TEXTAREA")) return; // the field's own undo
+    const message = current();
+    if (message && message.undo && message.undo.step) {
+      event.preventDefault();
+      sendUndo("step");
+    }
+  };
+  document.addEventListener("keydown", listener);
+  return listener;
+}
