@@ -90,6 +90,10 @@ def test_a_step_back_and_a_takeback_against_a_bot(server_factory: Callable[..., 
 
     restored = asyncio.run(look())
     assert restored["observation"] == taken["observation"] and restored["undo"] == taken["undo"]
+    record = api.call("GET", f"/api/tables/{created.id}/record")  # a spectator's record of the running game
+    assert record["practice"] is True and record["takebacks"] == 1
+    in_force = [e for e in stored.events if e["type"] == "act"]
+    assert len(record["actions"]) == len(in_force) - sum(len(e["undone"]) for e in stored.events if e["type"] == "undo")
     assert "Traceback" not in server.log_text()
 
 

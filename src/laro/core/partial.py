@@ -43,6 +43,8 @@ class PartialRecord:
     players: list[str] = field(default_factory=list)
     bots: dict[int, str] = field(default_factory=dict)
     observation: JSONDict = field(default_factory=dict)  # the reader's observation of the table now
+    practice: bool = False  # takebacks allowed: an unrated practice game (see GameRecord)
+    takebacks: int = 0
 
     def to_json(self) -> JSONDict:
         return {
@@ -57,6 +59,7 @@ class PartialRecord:
             "actions": self.actions,
             "result": None,
             "view": {"seat": self.seat, "seats": self.seats, "observation": self.observation},
+            **({"practice": True, "takebacks": self.takebacks} if self.practice else {}),
         }
 
     @classmethod
@@ -85,6 +88,8 @@ class PartialRecord:
             players=[str(name) for name in full.players],
             bots=full.bots,
             observation=observation,
+            practice=full.practice,
+            takebacks=full.takebacks,
         )
 
 

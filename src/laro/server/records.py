@@ -33,11 +33,12 @@ def record_of(table: Table, reader: int | None) -> JSONDict:
     names, bots = _players(table)
     if table.over:
         record = GameRecord.start(table.state, seed=table.meta.seed, players=names, bots=bots)
-        record.actions = [action for _, action in table.moves]
+        record.actions = table.actions()
         record.result = result_of(table.state)
+        record.practice, record.takebacks = table.practice, table.takebacks_taken
         return record.to_json()
     state = table.state
-    told = [action if seat == reader else table.game.public_text(action) for seat, action in table.moves]
+    told = [move.action if move.seat == reader else table.game.public_text(move.action) for move in table.moves]
     partial = PartialRecord(
         game=table.game.name,
         rules_version=table.game.rules_version,
@@ -45,9 +46,11 @@ def record_of(table: Table, reader: int | None) -> JSONDict:
         options=dict(state.to_json().get("options", {})),
         seat=reader,
         actions=told,
-        seats=[seat for seat, _ in table.moves],
+        seats=[move.seat for move in table.moves],
         players=names,
         bots=bots,
         observation=state.public_observation() if reader is None else state.observation(reader),
+        practice=table.practice,
+        takebacks=table.takebacks_taken,
     )
     return partial.to_json()

@@ -152,14 +152,13 @@ class Table:
         self.seq = 0
         self.started = all(seat.bot for seat in self.seats)
         self.log: deque[JSONDict] = deque(maxlen=LOG_SIZE)
-        self.moves: list[tuple[int, str]] = []  # (seat, canonical action text) of every action, in order: the record
         self.updated = meta.created
         self._shared: tuple[Any, str, str] | None = None  # (key, summary JSON, log JSON) of the last change
         self.rematch: str | None = None  # the id of the table where these players play again
         self._bots: dict[int, tuple[str, Bot]] = {}  # seat -> its bot, kept so that it remembers the game
         self.ended: str | None = None  # why a table ended before its game did ("expired")
         self.takebacks = bool(first.get("takebacks", False))  # created with takebacks allowed: a practice game
-        self.moves: list[Move] = []  # the actions in force (an undo takes some away), in the order played
+        self.moves: list[Move] = []  # the actions in force (an undo takes some away), in order: the record
         self.takebacks_taken = 0
 
     # -- building ---------------------------------------------------------------------------------------------
@@ -462,7 +461,6 @@ class Table:
             bot = None if person else (seat.bot or seat.standin)
             self.moves.append(Move(event["seq"], seat.index, str(action), person=person, turn=turn, bot=bot))
             self.state = self.state.apply(action)
-            self.moves.append((seat.index, str(action)))
             entry["action"] = self.game.public_text(str(action))
             if seat.bot is not None:
                 entry["bot"] = seat.bot  # the bot that made this move (for a person's seat: a bot playing for them)
