@@ -26,7 +26,7 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-__all__ = ["Api", "Client", "Closed", "Created", "HttpError", "RawSocket", "play_table", "request"]
+__all__ = ["Api", "Client", "Closed", "Created", "HttpError", "RawSocket", "play_table", "request", "some_moves"]
 
 TIMEOUT = 20.0  # seconds any single wait may take before a test fails
 
@@ -335,6 +335,24 @@ async def play_table(
     for client in (*players, *watchers):
         await client.close()
     return players, watchers
+
+
+async def some_moves(clients: list[Client], count: int, rng: random.Random) -> int:
+    """Let the human seats make ``count`` moves between them (bots play their own); the table's seq after."""
+    made = 0
+    while made < count:
+        client = next((c for c in clients if c.state and c.state["your_turn"]), None)
+        if client is None:  # a bot is to move, or a state is still on its way
+            await clients[0].recv()
+            for other in clients[1:]:
+                await other.wait_state(lambda s, seq=clients[0].seq: s["seq"] >= seq)
+            continue
+        seq = client.seq
+        await client.act(rng.choice(client.state["legal_actions"]), seq)  # type: ignore[index]
+        for other in clients:
+            await other.wait_state(lambda s, seq=seq: s["seq"] > seq)
+        made += 1
+    return max(client.seq for client in clients)
 
 
 class RawSocket:

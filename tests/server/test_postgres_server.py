@@ -5,13 +5,16 @@ from __future__ import annotations
 
 import asyncio
 import random
+import time
 from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlencode
 
 from psycopg.conninfo import conninfo_to_dict
-from tests.server.client import Api, Client, play_table
+from tests.server.client import Api, Client, play_table, some_moves
 from tests.server.server_process import ServerProcess
+
+from laro.server.leases import LEASE_SECONDS
 
 
 def _url(dsn: str) -> str:
@@ -19,24 +22,6 @@ def _url(dsn: str) -> str:
     parts = {key: str(value) for key, value in conninfo_to_dict(dsn).items()}
     database = parts.pop("dbname", "postgres")
     return f"postgresql:///{database}?{urlencode(parts)}"
-
-
-async def _some_moves(clients: list[Client], count: int, rng: random.Random) -> int:
-    """Let the human seats make ``count`` moves between them (bots play their own); the table's seq after."""
-    made = 0
-    while made < count:
-        client = next((c for c in clients if c.state and c.state["your_turn"]), None)
-        if client is None:  # a bot is to move, or a state is still on its way
-            await clients[0].recv()
-            for other in clients[1:]:
-                await other.wait_state(lambda s, seq=clients[0].seq: s["seq"] >= seq)
-            continue
-        seq = client.seq
-        await client.act(rng.choice(client.state["legal_actions"]), seq)  # type: ignore[index]
-        for other in clients:
-            await other.wait_state(lambda s, seq=seq: s["seq"] > seq)
-        made += 1
-    return max(client.seq for client in clients)
 
 
 def test_the_server_plays_and_survives_kill_on_postgresql(
@@ -55,7 +40,7 @@ def test_the_server_plays_and_survives_kill_on_postgresql(
         clients = [await Client.connect(server.ws_base, created.id, token) for token in created.tokens.values()]
         for client in clients:
             await client.wait_state()
-        seq = await _some_moves(clients, 12, random.Random(5))
+        seq = await some_moves(clients, 12, random.Random(5))
         observation = clients[0].state["observation"]  # type: ignore[index]
         for client in clients:
             await client.close()
@@ -66,7 +51,11 @@ def test_the_server_plays_and_survives_kill_on_postgresql(
     assert summary["seq"] >= seq
     server.kill()
     server.start()
-    assert api.table(created.id) == summary  # back exactly as it was
+    # back exactly as it was, once what the killed process last said of its connections has expired
+    deadline = time.monotonic() + LEASE_SECONDS + 5
+    while api.table(created.id) != summary and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert api.table(created.id) == summary
     assert [table["id"] for table in api.tables()] == [created.id]  # the finished table is not listed
 
     async def after_the_crash() -> None:

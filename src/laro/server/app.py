@@ -38,14 +38,16 @@ import laro
 from laro.bots import list_bots
 from laro.core import GameRecord, JSONDict, LaroError, RecordError, get_game, list_games
 from laro.server.clocks import AWAY_AFTER, ROUND_PAUSE, profiles
+from laro.server.cluster import Cluster
 from laro.server.connection import Connection, Limits, ProtocolError, parse_message
 from laro.server.hub import Hub
+from laro.server.leases import LEASE_SECONDS
 from laro.server.limits import Buckets, ServerLimits
 from laro.server.metrics import CONTENT_TYPE_LATEST
 from laro.server.openapi import DOCUMENT
 from laro.server.records import record_of
 from laro.server.replays import parse_view, replay_steps
-from laro.server.store import Store, StoreError, open_store
+from laro.server.store import PostgresStore, Store, StoreError, open_store
 from laro.server.tables import Refusal, Table
 
 __all__ = ["create_app"]
@@ -131,9 +133,12 @@ def create_app(
     seeds: bool = False,
     round_pause: float = ROUND_PAUSE,
     away_after: float = AWAY_AFTER,
+    lease_seconds: float = LEASE_SECONDS,
 ) -> Starlette:
     """The server's application over ``store`` (a store or its URL). ``seeds=True`` lets a table be made with a
-    given ``"seed"`` (for tests and demonstrations: whoever knows a seed knows every hidden card)."""
+    given ``"seed"`` (for tests and demonstrations: whoever knows a seed knows every hidden card). On PostgreSQL
+    the process shares the store with any others (:mod:`laro.server.cluster`), its leases lasting
+    ``lease_seconds``."""
     the_store = open_store(store) if isinstance(store, str) else store
     bounds = server_limits or ServerLimits()
     hub = Hub(
@@ -144,6 +149,7 @@ def create_app(
         round_pause=round_pause,
         away_after=away_after,
     )
+    cluster = Cluster(hub, the_store, lease_seconds) if isinstance(the_store, PostgresStore) else None
     limits = limits or Limits()
     creates = Buckets(bounds.creates_per_minute / 60, bounds.create_burst)
     seat_calls = Buckets(bounds.seat_calls_per_second, bounds.seat_call_burst)
@@ -160,10 +166,16 @@ def create_app(
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await the_store.open()
+        if cluster is not None:
+            await cluster.prepare()
         await hub.start()
+        if cluster is not None:
+            cluster.start()
         try:
             yield
         finally:
+            if cluster is not None:
+                await cluster.stop()  # hands the leases over to the other processes
             await hub.stop()
             await the_store.close()
 

@@ -31,9 +31,26 @@ from laro.server.metrics import Metrics
 from laro.server.store import DamagedTable, SeqConflict, Store, StoreError, TableSummary
 from laro.server.tables import Refusal, Table
 
-__all__ = ["Hub", "Listener"]
+__all__ = ["Hub", "Listener", "Peers"]
 
 log = logging.getLogger("laro.server")
+
+
+class Peers(Protocol):
+    """The other server processes on the same store (see :mod:`laro.server.cluster`): who drives which table,
+    what they stored, and who is connected to them."""
+
+    def drives(self, table_id: str) -> bool:
+        """True while this process holds the table's lease: it plays the table's bots and runs its clocks."""
+
+    async def claim(self, table_id: str) -> None:
+        """Drive a table made here, at once."""
+
+    def present(self, table_id: str, seat: int, connections: int) -> None:
+        """This process now holds ``connections`` connections of the seat (the others are told)."""
+
+    async def events_after(self, table_id: str, seq: int) -> list[JSONDict]:
+        """The table's stored events after ``seq``."""
 
 
 class Listener(Protocol):
@@ -52,6 +69,8 @@ class _Live:
     bot_task: asyncio.Task[None] | None = None
     timer: asyncio.Task[None] | None = None  # wakes the table at its next deadline (a clock, a pause, an absence)
     address: str | None = None  # who made it (in memory only: after a restart, nobody)
+    local: dict[int, int] = field(default_factory=dict)  # seat -> its connections to this process
+    remote: dict[int, int] = field(default_factory=dict)  # seat -> its connections to the other processes
 
 
 def _lobby_key(table: Table) -> tuple[float, str]:
@@ -104,6 +123,8 @@ class Hub:
         self._rematch_lock = asyncio.Lock()
         self._closing = False
         self._sweeper: asyncio.Task[None] | None = None
+        self.peers: Peers | None = None  # the other processes on the store, if any (set before start)
+        self._following: set[asyncio.Task[None]] = set()
 
     async def start(self) -> None:
         """Rebuild every unfinished table from its log and let its bots play on; a table that cannot be rebuilt
@@ -134,6 +155,8 @@ class Hub:
         for live in list(self._live.values()):
             for seat in live.table.seats:  # nobody is connected yet
                 seat.disconnected_since = now
+            if self.peers is not None:
+                continue  # the process that wins a table's lease drives it (see take_over)
             if live.table.clocks.turn_seat is not None or live.table.paused(now):
                 # the outage is nobody's fault: the seat to act starts its turn afresh
                 await self._try(live.table.meta.id, lambda table: table.resume_event())
@@ -144,6 +167,8 @@ class Hub:
         self._closing = True
         if self._sweeper is not None:
             self._sweeper.cancel()
+        for following in list(self._following):
+            following.cancel()
         for live in self._live.values():
             for task in (live.bot_task, live.timer):
                 if task is not None:
@@ -156,8 +181,9 @@ class Hub:
         return {"open": len(self._lobby) - running, "running": running}
 
     def _add(self, live: _Live) -> None:
+        if live.table.meta.id not in self._live:
+            bisect.insort(self._lobby, _lobby_key(live.table))
         self._live[live.table.meta.id] = live
-        bisect.insort(self._lobby, _lobby_key(live.table))
 
     def _drop(self, table_id: str) -> None:
         """A finished table nobody watches leaves the memory (the store keeps it; the cache may hold it a while)."""
@@ -217,7 +243,7 @@ class Hub:
         now, ttl = self.clock(), self.limits.open_table_ttl
         ended = []
         for table_id, live in list(self._live.items()):
-            if live.table.expired(now, ttl):
+            if live.table.expired(now, ttl) and self.drives(table_id):
                 try:
                     await self.change(table_id, lambda table: table.end_event("expired"))
                 except (Refusal, StoreError) as error:
@@ -263,6 +289,7 @@ class Hub:
         live = _Live(table, address=address)
         self._add(live)
         log.info("table %s created: %s, %d players, bots %s", table.meta.id, table.game.name, players, bots or "none")
+        await self._claim(table.meta.id)
         self._schedule_bot(live)
         return table, tokens
 
@@ -284,6 +311,7 @@ class Hub:
                 self._add(new)
                 new_id = self._rematches[table_id] = meta.id
                 log.info("table %s: the players play again at table %s", table_id, meta.id)
+                await self._claim(meta.id)
                 self._schedule_bot(new)
             else:
                 table.seat_of_token(token)
@@ -315,6 +343,8 @@ class Hub:
             if isinstance(stored, DamagedTable):
                 raise Refusal("bad_state", stored.reason)
             table = Table.restore(stored)
+            if self.peers is not None and not table.over and table_id not in self._live:
+                return self._adopt(table).table  # made by another process: served here too from now on
         except StoreError as error:
             log.warning("table %s cannot be read back: %s", table_id, error)
             raise Refusal("unavailable", "the server cannot read that table now; try again") from None
@@ -347,6 +377,8 @@ class Hub:
         live = self._live.get(table_id)
         if live is None:
             found = await self.get(table_id)
+            live = self._live.get(table_id)  # another process's new table is live here once read
+        if live is None:
             if found is not None:  # finished, and kept by the store only
                 found.check_open()  # refuses as the table's ending says: over, or expired
             raise Refusal("no_table", f"no open or running table {table_id!r}")
@@ -358,6 +390,8 @@ class Hub:
             try:
                 await self.store.append(table_id, event)
             except SeqConflict:
+                if self.peers is not None:  # another process stored first: read what it stored
+                    self._spawn(self.follow(table_id))
                 raise Refusal("stale_seq", "someone else acted first: look again") from None
             except StoreError:
                 self.metrics.store_errors.inc()
@@ -394,9 +428,7 @@ class Hub:
             return None
         live.listeners.add(listener)
         if listener.seat is not None:
-            seat = live.table.seats[listener.seat]
-            seat.connections += 1
-            seat.disconnected_since = None
+            self._connected(live, listener.seat, +1)
             self._tell(live)  # the others see who is connected
             self._schedule_timer(live)
         return live.table
@@ -407,10 +439,7 @@ class Hub:
             return
         live.listeners.discard(listener)
         if listener.seat is not None:
-            seat = live.table.seats[listener.seat]
-            seat.connections -= 1
-            if seat.connections == 0:
-                seat.disconnected_since = self.clock()
+            self._connected(live, listener.seat, -1)
             self._tell(live)
             self._schedule_timer(live)
         if live.table.over and not live.listeners:
@@ -420,6 +449,130 @@ class Hub:
         for listener in list(live.listeners):
             listener.notify(live.table)
 
+    def _connected(self, live: _Live, seat: int, change: int) -> None:
+        live.local[seat] = live.local.get(seat, 0) + change
+        self._count(live, seat)
+        if self.peers is not None:
+            self.peers.present(live.table.meta.id, seat, live.local[seat])
+
+    def _count(self, live: _Live, seat: int) -> None:
+        """A seat's connections: to this process and to the others; absent since the last of them closed."""
+        target = live.table.seats[seat]
+        total = live.local.get(seat, 0) + live.remote.get(seat, 0)
+        if total > 0:
+            target.disconnected_since = None
+        elif target.connections > 0:
+            target.disconnected_since = self.clock()
+        target.connections = total
+
+    # -- other processes (see laro.server.cluster) --------------------------------------------------------------
+
+    def drives(self, table_id: str) -> bool:
+        """True if this process plays the table's bots and runs its clocks (always, when it is the only one)."""
+        return self.peers is None or self.peers.drives(table_id)
+
+    def table_ids(self) -> list[str]:
+        """The tables this process could drive: those in memory and not over."""
+        return [table_id for table_id, live in self._live.items() if not live.table.over]
+
+    def seq_of(self, table_id: str) -> int | None:
+        live = self._live.get(table_id)
+        return None if live is None else live.table.seq
+
+    async def _claim(self, table_id: str) -> None:
+        if self.peers is not None:
+            try:
+                await self.peers.claim(table_id)
+            except StoreError as error:  # the heartbeat claims it later
+                log.warning("table %s: cannot take its lease now: %s", table_id, error)
+
+    def _spawn(self, coroutine: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coroutine)
+        self._following.add(task)
+        task.add_done_callback(self._following.discard)
+
+    def _adopt(self, table: Table) -> _Live:
+        """Serve a table another process made (nobody is connected to it here yet)."""
+        live = _Live(table)
+        now = self.clock()
+        for seat in table.seats:
+            seat.disconnected_since = now
+        self._add(live)
+        log.info("table %s followed at seq %d (%s, %s)", table.meta.id, table.seq, table.game.name, table.status)
+        return live
+
+    async def follow(self, table_id: str, seq: int | None = None) -> None:
+        """Catch up with a table another process changed (up to ``seq``, if known): its new events are read from
+        the store, applied and told to this process's connections. A table not known here is read whole."""
+        if self.peers is None:
+            return
+        live = self._live.get(table_id)
+        if live is None:
+            if table_id not in self._damaged and table_id not in self._finished:
+                try:
+                    await self.get(table_id)
+                except Refusal as error:
+                    log.warning("table %s cannot be followed: %s", table_id, error)
+            return
+        if seq is not None and seq <= live.table.seq:
+            return  # stored here, or caught up already
+        async with live.lock:
+            table = live.table
+            events = await self.peers.events_after(table_id, table.seq)
+            try:
+                for event in events:
+                    table.apply(event)
+            except (Refusal, ValueError, KeyError, TypeError) as error:
+                self._damaged[table_id] = str(error)
+                log.error("table %s is damaged: %s", table_id, error)
+                self._live.pop(table_id, None)
+                self._unlist(table)
+                return
+        if not events:
+            return
+        self._tell(live)
+        if table.over:
+            self._unlist(table)
+            if not live.listeners:
+                self._drop(table_id)
+        self._schedule_bot(live)
+        self._schedule_timer(live)
+
+    def set_presence(self, table_id: str, remote: dict[int, int]) -> None:
+        """How many connections each seat of the table has to the other processes."""
+        live = self._live.get(table_id)
+        if live is None or live.remote == remote:
+            return
+        seats = set(live.remote) | set(remote)
+        live.remote = dict(remote)
+        for seat in seats:
+            if 0 <= seat < len(live.table.seats):
+                self._count(live, seat)
+        self._tell(live)
+        self._schedule_timer(live)
+
+    async def take_over(self, table_id: str, resume: bool) -> None:
+        """This process won the table's lease: catch up and drive it. ``resume``: its last driver died, so the
+        seat to act starts its turn afresh (as after a restart)."""
+        await self.follow(table_id)
+        live = self._live.get(table_id)
+        if live is None or live.table.over:
+            return
+        table = live.table
+        if resume and (table.clocks.turn_seat is not None or table.paused(self.clock())):
+            await self._try(table_id, lambda t: t.resume_event())
+        self._schedule_bot(live)
+        self._schedule_timer(live)
+
+    def let_go(self, table_id: str) -> None:
+        """Another process drives the table now: stop its bots and clocks here."""
+        live = self._live.get(table_id)
+        if live is not None:
+            for task in (live.bot_task, live.timer):
+                if task is not None:
+                    task.cancel()
+            live.bot_task = live.timer = None
+
     # -- clocks -----------------------------------------------------------------------------------------------
 
     def _schedule_timer(self, live: _Live) -> None:
@@ -428,7 +581,7 @@ class Hub:
         if live.timer is not None:
             live.timer.cancel()
             live.timer = None
-        if self._closing or live.table.over:
+        if self._closing or live.table.over or not self.drives(live.table.meta.id):
             return
         wake = next_wake(live.table, self.clock(), self.away_after)
         if wake is not None:
@@ -451,7 +604,7 @@ class Hub:
     # -- bots -------------------------------------------------------------------------------------------------
 
     def _schedule_bot(self, live: _Live) -> None:
-        if self._closing or live.table.bot_to_move() is None:
+        if self._closing or live.table.bot_to_move() is None or not self.drives(live.table.meta.id):
             return
         if live.bot_task is None or live.bot_task.done():
             live.bot_task = asyncio.get_running_loop().create_task(self._bot_turns(live))
@@ -459,7 +612,7 @@ class Hub:
     async def _bot_turns(self, live: _Live) -> None:
         """Bots move one action at a time, with a pause so people can follow, until a human is to act."""
         table = live.table
-        while not self._closing and table.bot_to_move() is not None:
+        while not self._closing and table.bot_to_move() is not None and self.drives(table.meta.id):
             await asyncio.sleep(self.bot_delay)
             if table.paused(self.clock()):
                 return  # the round's end is shown: the timer wakes the bots when it is over

@@ -4,7 +4,8 @@ Prometheus text format, through the standard client library (``prometheus_client
 Figures: ``laro_tables{status="open"|"running"}`` (read from the hub when scraped), ``laro_connections``
 (WebSockets open), ``laro_actions_total`` (actions stored, by people and bots), ``laro_action_seconds`` (a
 histogram: a change, from checking it to telling everyone, the store's commit included) and
-``laro_store_errors_total``.
+``laro_store_errors_total``; with several processes on one store, ``laro_lease_changes_total{change="won"|"lost"|
+"released"}`` (leases of tables this process took, lost to another process, or handed over when stopping).
 
 >>> metrics = Metrics(lambda: {"open": 2, "running": 1})
 >>> metrics.actions.inc()
@@ -50,6 +51,12 @@ class Metrics:
             registry=self.registry,
         )
         self.store_errors = Counter("laro_store_errors", "Changes the store refused or failed", registry=self.registry)
+        self.lease_changes = Counter(
+            "laro_lease_changes",
+            "Table leases this process won, lost to another process, or released when stopping",
+            ["change"],
+            registry=self.registry,
+        )
 
     def render(self) -> bytes:
         return generate_latest(self.registry)

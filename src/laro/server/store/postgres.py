@@ -60,7 +60,7 @@ from .base import (
     summary_from_row,
 )
 
-__all__ = ["PostgresStore"]
+__all__ = ["NOTIFY_CHANNEL", "PostgresStore"]
 
 Connection = psycopg.AsyncConnection[TupleRow]
 
@@ -112,9 +112,15 @@ _APPEND = """
         UPDATE laro_tables SET last_seq = %(seq)s, updated = %(now)s
         WHERE id = %(id)s AND last_seq = %(seq)s - 1 AND NOT finished
         RETURNING id
+    ), stored AS (
+        INSERT INTO laro_events (table_id, seq, event) SELECT id, %(seq)s, %(event)s::jsonb FROM claimed
+        RETURNING table_id, seq
     )
-    INSERT INTO laro_events (table_id, seq, event) SELECT id, %(seq)s, %(event)s::jsonb FROM claimed
+    SELECT pg_notify('laro_events', table_id || ' ' || seq) FROM stored
 """
+# every stored event is announced on the channel laro_events as "<table id> <seq>" (a new table as seq 0): PostgreSQL
+# delivers a notification only once its transaction has committed, so nobody hears of an event that is not stored
+NOTIFY_CHANNEL = "laro_events"
 
 
 class PostgresStore:
@@ -194,8 +200,9 @@ class PostgresStore:
         async with self._connection("create_table") as con:
             try:
                 await con.execute(
-                    f"INSERT INTO laro_tables ({_META}, updated)"
-                    " VALUES (%s, %s, %s, %s, %s::jsonb, %s, %s::jsonb, %s, %s)",
+                    f"WITH made AS (INSERT INTO laro_tables ({_META}, updated)"
+                    " VALUES (%s, %s, %s, %s, %s::jsonb, %s, %s::jsonb, %s, %s) RETURNING id)"
+                    " SELECT pg_notify('laro_events', id || ' 0') FROM made",
                     row,
                 )
             except psycopg.errors.UniqueViolation as exc:

@@ -1,0 +1,250 @@
+"""Several ``laro serve`` processes on one PostgreSQL database, as one server: clients of one table spread over
+them see each other's moves; the process that drives a table's bots can be killed (``kill -9``) and another takes
+its lease over and plays on; a stopped process hands its tables over and its clients reconnect to the others; a
+process whose notifications were lost (its listening connection dropped) catches up by seq."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from typing import Any
+from urllib.parse import urlencode
+
+import psycopg
+import pytest
+from psycopg import sql
+from psycopg.conninfo import conninfo_to_dict, make_conninfo
+from tests.server.client import Api, Client, Closed, Created, some_moves
+from tests.server.server_process import ServerProcess
+
+import laro
+from laro.server.leases import LEASE_SECONDS
+
+pytestmark = pytest.mark.slow
+
+TAKEOVER = LEASE_SECONDS + 4.0  # seconds within which another process drives a killed process's tables
+
+
+@pytest.fixture
+def database(postgres_dsn: str) -> Iterator[str]:
+    """A fresh database for the test (dropped after it): the connection string of the test's processes."""
+    name = f"laro_cluster_{uuid.uuid4().hex[:10]}"
+    with psycopg.connect(postgres_dsn, autocommit=True) as con:
+        con.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+    try:
+        yield make_conninfo(postgres_dsn, dbname=name)
+    finally:
+        with psycopg.connect(postgres_dsn, autocommit=True) as con:
+            con.execute(sql.SQL("DROP DATABASE {} WITH (FORCE)").format(sql.Identifier(name)))
+
+
+def _url(dsn: str) -> str:
+    parts = {key: str(value) for key, value in conninfo_to_dict(dsn).items()}
+    database = parts.pop("dbname")
+    return f"postgresql:///{database}?{urlencode(parts)}"
+
+
+def _servers(factory: Callable[..., ServerProcess], dsn: str, count: int = 3, **settings: Any) -> list[ServerProcess]:
+    return [factory(db=_url(dsn), **settings) for _ in range(count)]
+
+
+def _holder(dsn: str, table_id: str) -> tuple[str, float] | None:
+    with psycopg.connect(dsn, autocommit=True) as con:
+        row = con.execute("SELECT holder, expires FROM laro_leases WHERE table_id = %s", (table_id,)).fetchone()
+    return None if row is None else (str(row[0]), float(row[1]))
+
+
+def _driver(dsn: str, table_id: str, servers: list[ServerProcess]) -> ServerProcess:
+    """The process that holds the table's lease (its name holds its process id)."""
+    deadline = time.monotonic() + TAKEOVER
+    while time.monotonic() < deadline:
+        found = _holder(dsn, table_id)
+        if found is not None:
+            pid = int(found[0].split(":")[-2])
+            for server in servers:
+                if server.process is not None and server.process.pid == pid:
+                    return server
+        time.sleep(0.05)
+    raise AssertionError(f"no living process holds the lease of table {table_id}")
+
+
+def _stored(dsn: str, table_id: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    with psycopg.connect(dsn, autocommit=True) as con:
+        row = con.execute(
+            "SELECT game, num_players, options, seed, finished FROM laro_tables WHERE id = %s", (table_id,)
+        ).fetchone()
+        assert row is not None
+        events = [
+            e for (e,) in con.execute("SELECT event FROM laro_events WHERE table_id = %s ORDER BY seq", (table_id,))
+        ]
+    game, players, options, seed, finished = row
+    return {"game": game, "players": players, "options": options, "seed": int(seed), "finished": finished}, events
+
+
+def _replay(dsn: str, table_id: str) -> list[dict[str, Any]]:
+    """The stored log, checked: seqs without gaps, and every action legal for the seat to act when it was taken
+    (a bot action taken twice would be a second action by a seat whose turn it no longer is)."""
+    row, events = _stored(dsn, table_id)
+    assert [event["seq"] for event in events] == list(range(1, len(events) + 1))
+    state = laro.get_game(row["game"]).new_game(row["players"], seed=row["seed"], options=row["options"])
+    for event in events:
+        if event["type"] == "act":
+            assert state.current_player == event["seat"], f"event {event['seq']}: not seat {event['seat']}'s turn"
+            state = state.apply(event["action"])
+    assert state.is_over and row["finished"]
+    return events
+
+
+async def _play_spread(servers: list[ServerProcess], created: Created, seed: int) -> list[Client]:
+    """Each human seat's client on another process (and a spectator on the last), all playing to the end."""
+    rng = random.Random(seed)
+    clients = [
+        await Client.connect(servers[n % len(servers)].ws_base, created.id, token, name=f"seat {seat}")
+        for n, (seat, token) in enumerate(sorted(created.tokens.items()))
+    ]
+    watcher = await Client.connect(servers[-1].ws_base, created.id, name="spectator")
+    await asyncio.gather(*(client.play(random.Random(rng.random())) for client in clients), watcher.watch())
+    for client in (*clients, watcher):
+        await client.close()
+    return [*clients, watcher]
+
+
+@pytest.mark.parametrize("game", ["lama", "kamara"])
+def test_four_clients_on_three_processes_play_a_whole_game(
+    game: str, database: str, server_factory: Callable[..., ServerProcess]
+) -> None:
+    servers = _servers(server_factory, database)
+    created = Api(servers[0].base).seated(game, 4, seed=11)
+    clients = asyncio.run(_play_spread(servers, created, seed=4))
+    events = _replay(database, created.id)
+    final = events[-1]["seq"]
+    for client in clients:  # every client, whichever process it was on, saw every move up to the end
+        assert client.state is not None and client.state["seq"] == final
+        assert client.state["table"]["status"] == "over"
+    answers = [Api(server.base).table(created.id) for server in servers]
+    assert all(answer["seq"] == final and answer["result"] == answers[0]["result"] for answer in answers)
+    # one process made the table, but the lobby of each lists the others' new tables too
+    waiting = Api(servers[1].base).create(game, 2)
+    for server in servers:
+        deadline = time.monotonic() + 5
+        while waiting.id not in {t["id"] for t in Api(server.base).tables()}:
+            assert time.monotonic() < deadline, f"process on {server.port} does not list table {waiting.id}"
+            time.sleep(0.05)
+
+
+def test_killing_the_driver_of_a_table_with_bots_loses_nothing(
+    database: str, server_factory: Callable[..., ServerProcess]
+) -> None:
+    servers = _servers(server_factory, database, bot_delay=0.02)
+    created = Api(servers[0].base).seated("lama", 4, bots={2: "heuristic", 3: "heuristic"}, seed=5)
+    driver = _driver(database, created.id, servers)
+    others = [server for server in servers if server is not driver]
+
+    async def play() -> tuple[float, list[Client]]:
+        clients = [
+            await Client.connect(others[seat].ws_base, created.id, created.tokens[seat], name=f"seat {seat}")
+            for seat in (0, 1)
+        ]
+        playing = asyncio.gather(*(client.play(random.Random(seat)) for seat, client in enumerate(clients)))
+        while clients[0].seq <= 20:  # in the middle of the game, with bots to move
+            await asyncio.sleep(0.01)
+        driver.kill()
+        killed_at = time.monotonic()
+        await playing
+        for client in clients:
+            await client.close()
+        return killed_at, clients
+
+    killed_at, clients = asyncio.run(play())
+    events = _replay(database, created.id)  # the game finished, every move legal in its turn: no bot moved twice
+    stored = {event["seq"]: event for event in events}
+    acknowledged = 0
+    for client in clients:  # no acknowledged action lost: what a client saw in the log is what the store holds
+        for message in client.messages:
+            for entry in message.get("log", []):
+                if entry["type"] == "act":
+                    assert stored[entry["seq"]]["seat"] == entry["seat"]
+                    acknowledged += 1
+    assert acknowledged > len(events)
+    after = [e for e in events if e.get("time", 0) > time.time() - (time.monotonic() - killed_at)]
+    assert any(e["type"] == "act" and e["seat"] in (2, 3) for e in after), "no bot moved after the kill"
+    assert "lease taken over" in "".join(server.log_text() for server in others)
+
+
+def test_a_stopped_process_hands_over_and_its_clients_reconnect_elsewhere(
+    database: str, server_factory: Callable[..., ServerProcess]
+) -> None:
+    servers = _servers(server_factory, database, bot_delay=0.02)
+    created = Api(servers[0].base).seated("kamara", 3, {"max_rounds": 4}, bots={2: "random"}, seed=3)
+    stopped = _driver(database, created.id, servers)
+    others = [server for server in servers if server is not stopped]
+
+    async def play() -> None:
+        clients = [await Client.connect(stopped.ws_base, created.id, created.tokens[seat]) for seat in (0, 1)]
+        for client in clients:
+            await client.wait_state()
+        await some_moves(clients, 4, random.Random(2))  # a few moves on the process that will stop
+        await asyncio.to_thread(stopped.stop)  # SIGTERM: the clients are told to reconnect
+        for client in clients:
+            with pytest.raises(Closed) as closed:
+                while True:
+                    await client.recv(timeout=15)
+            assert closed.value.code == 1012
+        moved = [
+            await Client.connect(others[seat].ws_base, created.id, created.tokens[seat], name=f"seat {seat}")
+            for seat in (0, 1)
+        ]
+        restarted = asyncio.create_task(asyncio.to_thread(stopped.start))
+        await asyncio.gather(*(client.play(random.Random(seat)) for seat, client in enumerate(moved)))
+        await restarted
+        back = await Client.connect(stopped.ws_base, created.id, name="spectator")  # the restarted process
+        final = await back.wait_state(lambda s: s["table"]["status"] == "over")
+        assert final["seq"] == moved[0].seq
+        for client in (*moved, back):
+            await client.close()
+
+    asyncio.run(play())
+    _replay(database, created.id)
+    assert "stopping: handed over the leases of 1 tables" in stopped.log_text()
+
+
+def test_lost_notifications_are_caught_up_by_seq(database: str, server_factory: Callable[..., ServerProcess]) -> None:
+    servers = _servers(server_factory, database, count=2)
+    created = Api(servers[0].base).seated("lama", 2, seed=8)
+    pid = servers[1].process.pid  # type: ignore[union-attr]
+
+    async def play() -> None:
+        near = await Client.connect(servers[0].ws_base, created.id, created.tokens[0])
+        far = await Client.connect(servers[1].ws_base, created.id, created.tokens[1])
+        await near.wait_state()
+        await far.wait_state()
+        rng = random.Random(1)
+        cuts = 0
+        while cuts < 3 and near.state["table"]["status"] != "over":  # type: ignore[index]
+            if far.state["your_turn"]:  # type: ignore[index]
+                seq = far.seq
+                await far.act(rng.choice(far.state["legal_actions"]), seq)  # type: ignore[index]
+                for client in (near, far):
+                    await client.wait_state(lambda s, seq=seq: s["seq"] > seq)
+                continue
+            cuts += 1
+            with psycopg.connect(database, autocommit=True) as con:  # the far process's listener is cut off
+                cut = con.execute(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name LIKE %s",
+                    (f"laro-listener %:{pid}:%",),
+                ).fetchall()
+            assert cut == [(True,)]
+            seq = near.seq
+            await near.act(rng.choice(near.state["legal_actions"]), seq)  # type: ignore[index]
+            for client in (near, far):  # told all the same, by the catch-up of the far one
+                await client.wait_state(lambda s, seq=seq: s["seq"] > seq, timeout=10)
+        await near.close()
+        await far.close()
+
+    asyncio.run(play())
+    log = servers[1].log_text()
+    assert "listening connection was lost" in log
+    assert "caught up with 1 tables changed meanwhile" in log
