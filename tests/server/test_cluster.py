@@ -8,94 +8,26 @@ from __future__ import annotations
 import asyncio
 import random
 import time
-import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
-from urllib.parse import urlencode
 
 import psycopg
 import pytest
-from psycopg import sql
-from psycopg.conninfo import conninfo_to_dict, make_conninfo
 from tests.server.client import Api, Client, Closed, Created, some_moves
+from tests.server.cluster_support import database, driving_pid, replay, url  # noqa: F401  (a fixture)
 from tests.server.server_process import ServerProcess
-
-import laro
-from laro.server.leases import LEASE_SECONDS
 
 pytestmark = pytest.mark.slow
 
-TAKEOVER = LEASE_SECONDS + 4.0  # seconds within which another process drives a killed process's tables
-
-
-@pytest.fixture
-def database(postgres_dsn: str) -> Iterator[str]:
-    """A fresh database for the test (dropped after it): the connection string of the test's processes."""
-    name = f"laro_cluster_{uuid.uuid4().hex[:10]}"
-    with psycopg.connect(postgres_dsn, autocommit=True) as con:
-        con.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
-    try:
-        yield make_conninfo(postgres_dsn, dbname=name)
-    finally:
-        with psycopg.connect(postgres_dsn, autocommit=True) as con:
-            con.execute(sql.SQL("DROP DATABASE {} WITH (FORCE)").format(sql.Identifier(name)))
-
-
-def _url(dsn: str) -> str:
-    parts = {key: str(value) for key, value in conninfo_to_dict(dsn).items()}
-    database = parts.pop("dbname")
-    return f"postgresql:///{database}?{urlencode(parts)}"
-
 
 def _servers(factory: Callable[..., ServerProcess], dsn: str, count: int = 3, **settings: Any) -> list[ServerProcess]:
-    return [factory(db=_url(dsn), **settings) for _ in range(count)]
-
-
-def _holder(dsn: str, table_id: str) -> tuple[str, float] | None:
-    with psycopg.connect(dsn, autocommit=True) as con:
-        row = con.execute("SELECT holder, expires FROM laro_leases WHERE table_id = %s", (table_id,)).fetchone()
-    return None if row is None else (str(row[0]), float(row[1]))
+    return [factory(db=url(dsn), **settings) for _ in range(count)]
 
 
 def _driver(dsn: str, table_id: str, servers: list[ServerProcess]) -> ServerProcess:
-    """The process that holds the table's lease (its name holds its process id)."""
-    deadline = time.monotonic() + TAKEOVER
-    while time.monotonic() < deadline:
-        found = _holder(dsn, table_id)
-        if found is not None:
-            pid = int(found[0].split(":")[-2])
-            for server in servers:
-                if server.process is not None and server.process.pid == pid:
-                    return server
-        time.sleep(0.05)
-    raise AssertionError(f"no living process holds the lease of table {table_id}")
-
-
-def _stored(dsn: str, table_id: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    with psycopg.connect(dsn, autocommit=True) as con:
-        row = con.execute(
-            "SELECT game, num_players, options, seed, finished FROM laro_tables WHERE id = %s", (table_id,)
-        ).fetchone()
-        assert row is not None
-        events = [
-            e for (e,) in con.execute("SELECT event FROM laro_events WHERE table_id = %s ORDER BY seq", (table_id,))
-        ]
-    game, players, options, seed, finished = row
-    return {"game": game, "players": players, "options": options, "seed": int(seed), "finished": finished}, events
-
-
-def _replay(dsn: str, table_id: str) -> list[dict[str, Any]]:
-    """The stored log, checked: seqs without gaps, and every action legal for the seat to act when it was taken
-    (a bot action taken twice would be a second action by a seat whose turn it no longer is)."""
-    row, events = _stored(dsn, table_id)
-    assert [event["seq"] for event in events] == list(range(1, len(events) + 1))
-    state = laro.get_game(row["game"]).new_game(row["players"], seed=row["seed"], options=row["options"])
-    for event in events:
-        if event["type"] == "act":
-            assert state.current_player == event["seat"], f"event {event['seq']}: not seat {event['seat']}'s turn"
-            state = state.apply(event["action"])
-    assert state.is_over and row["finished"]
-    return events
+    """The server that holds the table's lease."""
+    by_pid = {server.process.pid: server for server in servers if server.process is not None}
+    return by_pid[driving_pid(dsn, table_id, set(by_pid))]
 
 
 async def _play_spread(servers: list[ServerProcess], created: Created, seed: int) -> list[Client]:
@@ -114,12 +46,14 @@ async def _play_spread(servers: list[ServerProcess], created: Created, seed: int
 
 @pytest.mark.parametrize("game", ["lama", "kamara"])
 def test_four_clients_on_three_processes_play_a_whole_game(
-    game: str, database: str, server_factory: Callable[..., ServerProcess]
+    game: str,
+    database: str,  # noqa: F811
+    server_factory: Callable[..., ServerProcess],
 ) -> None:
     servers = _servers(server_factory, database)
     created = Api(servers[0].base).seated(game, 4, seed=11)
     clients = asyncio.run(_play_spread(servers, created, seed=4))
-    events = _replay(database, created.id)
+    events = replay(database, created.id)
     final = events[-1]["seq"]
     for client in clients:  # every client, whichever process it was on, saw every move up to the end
         assert client.state is not None and client.state["seq"] == final
@@ -136,7 +70,8 @@ def test_four_clients_on_three_processes_play_a_whole_game(
 
 
 def test_killing_the_driver_of_a_table_with_bots_loses_nothing(
-    database: str, server_factory: Callable[..., ServerProcess]
+    database: str,  # noqa: F811
+    server_factory: Callable[..., ServerProcess],
 ) -> None:
     servers = _servers(server_factory, database, bot_delay=0.02)
     created = Api(servers[0].base).seated("lama", 4, bots={2: "heuristic", 3: "heuristic"}, seed=5)
@@ -159,7 +94,7 @@ def test_killing_the_driver_of_a_table_with_bots_loses_nothing(
         return killed_at, clients
 
     killed_at, clients = asyncio.run(play())
-    events = _replay(database, created.id)  # the game finished, every move legal in its turn: no bot moved twice
+    events = replay(database, created.id)  # the game finished, every move legal in its turn: no bot moved twice
     stored = {event["seq"]: event for event in events}
     acknowledged = 0
     for client in clients:  # no acknowledged action lost: what a client saw in the log is what the store holds
@@ -175,7 +110,8 @@ def test_killing_the_driver_of_a_table_with_bots_loses_nothing(
 
 
 def test_a_stopped_process_hands_over_and_its_clients_reconnect_elsewhere(
-    database: str, server_factory: Callable[..., ServerProcess]
+    database: str,  # noqa: F811
+    server_factory: Callable[..., ServerProcess],
 ) -> None:
     servers = _servers(server_factory, database, bot_delay=0.02)
     created = Api(servers[0].base).seated("kamara", 3, {"max_rounds": 4}, bots={2: "random"}, seed=3)
@@ -207,11 +143,14 @@ def test_a_stopped_process_hands_over_and_its_clients_reconnect_elsewhere(
             await client.close()
 
     asyncio.run(play())
-    _replay(database, created.id)
+    replay(database, created.id)
     assert "stopping: handed over the leases of 1 tables" in stopped.log_text()
 
 
-def test_lost_notifications_are_caught_up_by_seq(database: str, server_factory: Callable[..., ServerProcess]) -> None:
+def test_lost_notifications_are_caught_up_by_seq(
+    database: str,  # noqa: F811
+    server_factory: Callable[..., ServerProcess],
+) -> None:
     servers = _servers(server_factory, database, count=2)
     created = Api(servers[0].base).seated("lama", 2, seed=8)
     pid = servers[1].process.pid  # type: ignore[union-attr]

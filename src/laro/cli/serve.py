@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import functools
 import logging
+import os
 import re
+import sys
 from pathlib import Path
 
 import click
@@ -124,6 +126,27 @@ __all__ = ["serve"]
     metavar="NAME=BOT",
     help="Offer BOT at the tables under NAME, e.g. ppo=policy:agent.npz (a trained policy); may be repeated.",
 )
+@click.option(
+    "--workers",
+    default=1,
+    show_default=True,
+    type=click.IntRange(1, 64),
+    help="Server processes on this port, sharing the store (PostgreSQL only; see docs/deploy.md).",
+)
+@click.option(
+    "--lease-seconds",
+    default=3.0,
+    show_default=True,
+    type=click.FloatRange(0.3, 600),
+    help="PostgreSQL: how soon another process drives the tables of one that died.",
+)
+@click.option(
+    "--log-format",
+    default="text",
+    show_default=True,
+    type=click.Choice(["text", "json"]),
+    help="Log lines as text, or as one JSON object a line (for log collectors).",
+)
 @click.option("--quiet", is_flag=True, help="Log warnings only, not every table event.")
 def serve(
     host: str,
@@ -144,6 +167,9 @@ def serve(
     away_after: float,
     allow_seeds: bool,
     offered_bots: tuple[str, ...],
+    workers: int,
+    lease_seconds: float,
+    log_format: str,
     quiet: bool,
 ) -> None:
     """Start the multiplayer server: tables of L.A.M.A. and Kamara for people and bots, played in the browser
@@ -152,6 +178,9 @@ def serve(
     Every action is saved before anyone hears of it; stop the server at any moment (even kill -9) and start it
     again: every table is back as it was, and clients reconnect and carry on. Its limits for the open internet
     (rates, counts, timeouts) are listed in docs/protocol.md.
+
+    On PostgreSQL several processes (--workers, or several hosts behind a proxy) serve the same tables as one
+    server; SIGTERM stops a process gracefully: clients are told to reconnect, its tables go to the others.
     """
     try:
         import uvicorn
@@ -159,14 +188,21 @@ def serve(
         from laro.server import protocols
         from laro.server.app import create_app
         from laro.server.limits import ServerLimits
+        from laro.server.logs import configure_logging
+        from laro.server.workers import bind, run_workers
     except ImportError as error:
         raise click.ClickException(f"the server needs its extra: pip install 'laro[server]' ({error})") from None
     for offered in offered_bots:
         _offer_bot(offered)
-    logging.basicConfig(level=logging.WARNING if quiet else logging.INFO, format="%(asctime)s %(message)s")
+    configure_logging(logging.WARNING if quiet else logging.INFO, log_format)
     if database is None:
         data_dir.mkdir(parents=True, exist_ok=True)
     database = store_url(data_dir, database)
+    if workers > 1 and not database.lower().startswith(("postgresql:", "postgres:")):
+        raise click.ClickException(
+            f"--workers {workers} needs a PostgreSQL store (--db postgresql://user@host/database): an SQLite "
+            "store belongs to one process; without --workers one process serves it"
+        )
     _check_store(database)
     limits = ServerLimits(
         open_tables_per_address=tables_per_address,
@@ -177,33 +213,53 @@ def serve(
         bot_tables_per_address=max(1, bot_tables // 4),
         open_table_ttl=open_table_hours * 3600,
     )
-    app = create_app(
-        database,
-        bot_delay=bot_delay,
-        server_limits=limits,
-        bot_workers=bot_workers,
-        seeds=allow_seeds,
-        round_pause=round_pause,
-        away_after=away_after,
-    )
+    if workers > 1 and bot_workers is None:  # the cores are shared between the processes' bots
+        bot_workers = max(1, ((os.cpu_count() or 1) - 1) // workers)
+
+    def server() -> uvicorn.Server:
+        app = create_app(
+            database,
+            bot_delay=bot_delay,
+            server_limits=limits,
+            bot_workers=bot_workers,
+            seeds=allow_seeds,
+            round_pause=round_pause,
+            away_after=away_after,
+            lease_seconds=lease_seconds,
+        )
+        # small JSON messages: compressing them costs more time than it saves on the wire
+        config = uvicorn.Config(
+            app,
+            host=host,
+            port=port,
+            http=protocols.GuardedHTTP,
+            ws=protocols.GuardedWebSocket,
+            log_level="warning",
+            log_config=None if log_format == "json" else uvicorn.config.LOGGING_CONFIG,
+            ws_max_size=65536,
+            ws_per_message_deflate=False,
+            ws_ping_interval=20.0,
+            ws_ping_timeout=20.0,
+            timeout_keep_alive=5,
+            h11_max_incomplete_event_size=16384,
+            access_log=False,
+        )
+        return uvicorn.Server(config)
+
     protocols.configure(per_address=connections_per_address, total=_connection_room(), header_timeout=header_timeout)
-    click.echo(f"laro server on http://{host}:{port}/ (store: {_shown(database)})")
-    # small JSON messages: compressing them costs more time than it saves on the wire
-    uvicorn.run(
-        app,
-        host=host,
-        port=port,
-        http=protocols.GuardedHTTP,
-        ws=protocols.GuardedWebSocket,
-        log_level="warning",
-        ws_max_size=65536,
-        ws_per_message_deflate=False,
-        ws_ping_interval=20.0,
-        ws_ping_timeout=20.0,
-        timeout_keep_alive=5,
-        h11_max_incomplete_event_size=16384,
-        access_log=False,
-    )
+    shown = f" ({workers} processes)" if workers > 1 else ""
+    click.echo(f"laro server on http://{host}:{port}/{shown} (store: {_shown(database)})")
+    if workers == 1:
+        server().run()
+        return
+    try:
+        sock = bind(host, port)
+    except OSError as error:
+        raise click.ClickException(str(error)) from None
+    sys.stdout.flush()
+    status = run_workers(workers, sock, lambda shared: server().run(sockets=[shared]))
+    if status:
+        raise SystemExit(status)
 
 
 def _offer_bot(offered: str) -> None:

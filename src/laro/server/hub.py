@@ -34,6 +34,7 @@ from laro.server.tables import Refusal, Table
 __all__ = ["Hub", "Listener", "Peers"]
 
 log = logging.getLogger("laro.server")
+_ATTEMPTS = 3  # tries of a change whose seq another process took first (each after reading what it stored)
 
 
 class Peers(Protocol):
@@ -124,7 +125,6 @@ class Hub:
         self._closing = False
         self._sweeper: asyncio.Task[None] | None = None
         self.peers: Peers | None = None  # the other processes on the store, if any (set before start)
-        self._following: set[asyncio.Task[None]] = set()
 
     async def start(self) -> None:
         """Rebuild every unfinished table from its log and let its bots play on; a table that cannot be rebuilt
@@ -167,8 +167,6 @@ class Hub:
         self._closing = True
         if self._sweeper is not None:
             self._sweeper.cancel()
-        for following in list(self._following):
-            following.cancel()
         for live in self._live.values():
             for task in (live.bot_task, live.timer):
                 if task is not None:
@@ -385,17 +383,24 @@ class Hub:
         started = time.perf_counter()
         async with live.lock:
             table = live.table
-            event = make_event(table)
-            event["time"] = self.clock()  # when it happened: the summary's "updated", after a restart too
-            try:
-                await self.store.append(table_id, event)
-            except SeqConflict:
-                if self.peers is not None:  # another process stored first: read what it stored
-                    self._spawn(self.follow(table_id))
-                raise Refusal("stale_seq", "someone else acted first: look again") from None
-            except StoreError:
-                self.metrics.store_errors.inc()
-                raise
+            for attempt in range(_ATTEMPTS):
+                try:
+                    event = make_event(table)
+                except Refusal:
+                    if attempt:  # the table has moved on since another process stored first
+                        self._settle(live)
+                    raise
+                event["time"] = self.clock()  # when it happened: the summary's "updated", after a restart too
+                try:
+                    await self.store.append(table_id, event)
+                    break
+                except SeqConflict:
+                    # another process stored first: read what it stored, and make the event again from there
+                    if self.peers is None or attempt + 1 == _ATTEMPTS or not await self._read_new(live):
+                        raise Refusal("stale_seq", "someone else acted first: look again") from None
+                except StoreError:
+                    self.metrics.store_errors.inc()
+                    raise
             table.apply(event)
             log.info("table %s #%d %s", table_id, table.seq, table.log[-1]["text"])
             if table.over:
@@ -486,11 +491,6 @@ class Hub:
             except StoreError as error:  # the heartbeat claims it later
                 log.warning("table %s: cannot take its lease now: %s", table_id, error)
 
-    def _spawn(self, coroutine: Any) -> None:
-        task = asyncio.get_running_loop().create_task(coroutine)
-        self._following.add(task)
-        task.add_done_callback(self._following.discard)
-
     def _adopt(self, table: Table) -> _Live:
         """Serve a table another process made (nobody is connected to it here yet)."""
         live = _Live(table)
@@ -517,24 +517,36 @@ class Hub:
         if seq is not None and seq <= live.table.seq:
             return  # stored here, or caught up already
         async with live.lock:
-            table = live.table
-            events = await self.peers.events_after(table_id, table.seq)
-            try:
-                for event in events:
-                    table.apply(event)
-            except (Refusal, ValueError, KeyError, TypeError) as error:
-                self._damaged[table_id] = str(error)
-                log.error("table %s is damaged: %s", table_id, error)
-                self._live.pop(table_id, None)
-                self._unlist(table)
-                return
-        if not events:
-            return
+            changed = await self._read_new(live)
+        if changed:
+            self._settle(live)
+
+    async def _read_new(self, live: _Live) -> bool:
+        """Apply the events other processes stored after the table's seq (under its lock); True if there were."""
+        table = live.table
+        assert self.peers is not None
+        events = await self.peers.events_after(table.meta.id, table.seq)
+        try:
+            for event in events:
+                table.apply(event)
+        except (Refusal, ValueError, KeyError, TypeError) as error:
+            self._damaged[table.meta.id] = str(error)
+            log.error("table %s is damaged: %s", table.meta.id, error)
+            self._live.pop(table.meta.id, None)
+            self._unlist(table)
+            return False
+        return bool(events)
+
+    def _settle(self, live: _Live) -> None:
+        """After events read from the store: tell this process's connections, and carry on if this one drives."""
+        table = live.table
+        if self._live.get(table.meta.id) is not live:
+            return  # found damaged
         self._tell(live)
         if table.over:
             self._unlist(table)
             if not live.listeners:
-                self._drop(table_id)
+                self._drop(table.meta.id)
         self._schedule_bot(live)
         self._schedule_timer(live)
 

@@ -57,6 +57,8 @@ class Metrics:
             ["change"],
             registry=self.registry,
         )
+        for change in ("won", "lost", "released"):
+            self.lease_changes.labels(change)  # each shows from the start, at 0
 
     def render(self) -> bytes:
         return generate_latest(self.registry)

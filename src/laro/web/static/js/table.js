@@ -178,6 +178,7 @@ function connect() {
     page.ws = null;
     if (event.code === 4404) return noTable();
     if (event.code === 4403) return badToken();
+    if (event.code === 1012) page.attempts = 0; // the server restarts or hands its tables over: come back at once
     if (page.summary && !["open", "running"].includes(page.summary.status)) {
       // over, expired or abandoned: nothing more will happen here
       setConnection("closed");
