@@ -107,6 +107,12 @@ def render(report: BenchReport, console: Console) -> None:
     show_default=True,
     help="server: the server's --bot-delay (seconds a bot waits before each action).",
 )
+@click.option(
+    "--workers",
+    type=click.IntRange(1, 16),
+    default=None,
+    help="server, PostgreSQL: the same load on 1, 2, … this many processes, then the time a lease takes to move.",
+)
 @game_options(
     "A game option, as for laro play: -o edition=party measures L.A.M.A.'s Party Edition (and compares its "
     "playouts with the classic game's)."
@@ -124,6 +130,7 @@ def bench(
     bots: int,
     heavy: int,
     bot_delay: float,
+    workers: int | None,
     option_pairs: tuple[str, ...],
     as_json: bool,
 ) -> None:
@@ -148,6 +155,11 @@ def bench(
         return
     if game == "server":
         load = _ServerLoad(players, tables, think, game_played, database, bots, heavy, bot_delay)
+        if workers is not None:
+            from laro.cli.bench_cluster import bench_cluster
+
+            bench_cluster(seconds or 30.0, load, workers, as_json)
+            return
         _bench_server(seconds or 30.0, load, as_json)
         return
     if game == "store":
@@ -222,13 +234,13 @@ def _bench_server(seconds: float, load: _ServerLoad, as_json: bool) -> None:
         click.echo(json.dumps(data if len(data) > 1 else data[0], indent=1))
         return
     for figures in data:
-        _render_server(console, figures)
+        render_server(console, figures)
     if len(data) == 2:
         console.print(f"p99 with the hard bots thinking: {data[1]['p99_ratio_to_baseline']}× the p99 without them")
     console.print("[dim]measured now, on this machine: the server and the clients share its cores[/]")
 
 
-def _render_server(console: Console, data: dict[str, Any]) -> None:
+def render_server(console: Console, data: dict[str, Any]) -> None:
     latency = data["latency_ms"]
     title = f"server: {data['tables']} tables × {data['players']} seats ({data['bots']} bots)"
     title += f", think {data['think_seconds']:g} s"

@@ -40,6 +40,7 @@ class ServerBenchReport:
     think: float
     bots: int = 0
     heavy: int = 0
+    workers: int = 1
     seconds: float = 0.0
     actions: int = 0
     games_finished: int = 0
@@ -64,6 +65,7 @@ class ServerBenchReport:
             "players": self.players,
             "bots": self.bots,
             "heavy_bot_tables": self.heavy,
+            "workers": self.workers,
             "game": self.game,
             "think_seconds": self.think,
             "seconds": round(self.seconds, 2),
@@ -189,9 +191,11 @@ def run_server_bench(
     bots: int = 0,
     heavy: int = 0,
     bot_delay: float = 0.6,
+    workers: int = 1,
 ) -> list[ServerBenchReport]:
-    """Start a server (SQLite in a temporary directory, or the store at ``database``), run the tables for
-    ``seconds``, and measure: one report, or two with ``heavy`` (without, then with the heavy bot tables)."""
+    """Start a server (SQLite in a temporary directory, or the store at ``database``, with ``workers``
+    processes), run the tables for ``seconds``, and measure: one report, or two with ``heavy`` (without, then with
+    the heavy bot tables)."""
     if not 0 <= bots < players:
         raise ValueError(f"bots must leave a human seat: 0 to {players - 1}, not {bots}")
     port = _free_port()
@@ -202,6 +206,8 @@ def run_server_bench(
         command += ["--bot-delay", str(bot_delay), "--bot-tables", str(max(4, 4 * heavy)), *_ONE_ADDRESS]
         if database:
             command += ["--db", database]
+        if workers > 1:
+            command += ["--workers", str(workers)]
         log_path = Path(data_dir) / "server.log"
         with log_path.open("wb") as server_log:
             server = subprocess.Popen(command, stdout=server_log, stderr=subprocess.STDOUT, env=dict(os.environ))
@@ -210,7 +216,7 @@ def run_server_bench(
             for phase in range(2 if heavy else 1):
                 if phase:
                     _start_heavy(base, heavy)
-                report = ServerBenchReport(tables, players, game, think, bots, heavy if phase else 0)
+                report = ServerBenchReport(tables, players, game, think, bots, heavy if phase else 0, workers=workers)
                 start = time.monotonic()
                 run = _Run(base, report, start + seconds, offset=phase * tables)
                 asyncio.run(_main(run, tables))
