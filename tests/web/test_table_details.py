@@ -413,3 +413,36 @@ def test_the_rules_pages_say_what_to_click_with_pictures(server: Server, browser
             expect(page.get_by_test_id("guide").locator(".card.face")).to_have_count(4)
         finally:
             context.close()
+
+
+TYPED = ("play", "move", "port", "poke", "place", "diwa", "order", "keep", "draw", "quit", "laro ", "edition=")
+
+
+def test_the_rules_pages_say_what_you_click_not_what_you_type(server: Server, browser: Any) -> None:
+    """The rules of both games (and the Party Edition), in English and Korean, name the buttons and squares you
+    click at the table; none of the terminal's commands is left in them."""
+    from tests.web.conftest import new_context
+
+    pages = {
+        "en-US": {"/rules/kamara": ("End turn", "Discard unused", "you click"), "/rules/lama": ("Quit round",)},
+        "ko-KR": {"/rules/kamara": ("차례 끝내기", "쓰지 않고 버리기", "누르"), "/rules/lama": ("라운드에서 빠지기",)},
+    }
+    for locale, shown in pages.items():
+        context = new_context(browser, locale=locale)
+        try:
+            page = context.new_page()
+            for path in (*shown, "/rules/lama?edition=party"):
+                page.goto(server.url + path)
+                rules = page.get_by_test_id("rules")
+                expect(rules.locator("h1")).to_be_visible()
+                for words in shown.get(path, ("Draw" if locale == "en-US" else "뽑기",)):
+                    expect(rules).to_contain_text(words)
+                codes = rules.locator("code").all_inner_texts()
+                typed = [code for code in codes if code.startswith(TYPED) or code in ("end", "flip", "match")]
+                assert not typed, (locale, path, typed)
+                assert "<!--" not in rules.inner_html()
+                assert "game." not in page.locator(".rules-tabs").inner_text()  # each tab's title, translated
+                expect(page.get_by_test_id("guide").locator("figure")).to_have_count(2)
+            screenshot(page, f"details_rules_party_{locale}")
+        finally:
+            context.close()

@@ -8,6 +8,7 @@ from rich.markdown import Markdown
 
 from laro.cli.play import game_options, parse_options, resolve_game
 from laro.core import OptionError
+from laro.core.readers import for_reader
 
 __all__ = ["rules"]
 
@@ -25,4 +26,4 @@ def rules(game: str, lang: str, option_pairs: tuple[str, ...]) -> None:
         raise click.BadParameter(str(error), param_hint="--option") from None
     except ValueError as error:
         raise click.BadParameter(str(error), param_hint="--lang") from None
-    Console(highlight=False).print(Markdown(text))
+    Console(highlight=False).print(Markdown(for_reader(text, "terminal")))

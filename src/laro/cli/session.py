@@ -22,6 +22,7 @@ from laro.cli.prompt import InputClosed, TimeUp, ask, pause
 from laro.cli.takeback import UNDO_HELP, Moves, UndoRefused
 from laro.cli.views import CommandView, ConfirmingView, GameView, MenuView, PlayerInfo
 from laro.core import GameRecord, GameState, make_rng, result_of
+from laro.core.readers import for_reader
 from laro.server.clocks import Clocks
 
 __all__ = ["Ending", "Session", "record_path"]
@@ -285,7 +286,7 @@ class Session:
     def _show_rules(self) -> None:
         try:
             options = getattr(self.state, "options", None)  # an edition has its own rules page
-            self.console.print(Markdown(self.state.game.rules_text("en", options)))
+            self.console.print(Markdown(for_reader(self.state.game.rules_text("en", options), "terminal")))
         except ValueError as error:
             self.console.print(Text(str(error), style="red"))
 

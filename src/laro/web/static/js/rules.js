@@ -56,11 +56,17 @@ async function render() {
   }
   try {
     const data = await getRules(game, lang(), edition);
-    replace(article, renderMarkdown(data.markdown));
+    replace(article, renderMarkdown(forBrowser(data.markdown)));
   } catch (error) {
     replace(article, h("p", { class: "notice error" }, error.code === "not_found" ? t("rules.missing") : t("error.network")));
     if (error.code !== "not_found") showError(error.code, error.message);
   }
+}
+
+/** The rules without the passages for the terminal (what to type); see laro/core/readers.py for the markers. */
+function forBrowser(markdown) {
+  const pieces = markdown.split(/^<!-- (in the terminal|in the browser|everywhere) -->[ \t]*\n?/m);
+  return pieces.filter((piece, index) => index === 0 || (index % 2 === 0 && pieces[index - 1] !== "in the terminal")).join("");
 }
 
 /** The game's stylesheet, for the pictures of its cards and tiles. */
@@ -71,12 +77,12 @@ function loadStyle() {
 
 async function main() {
   loadStyle();
-  await loadStrings(game);
   try {
     games = await getGames();
   } catch {
     games = [];
   }
+  await loadStrings([...new Set([game, ...games.map((each) => each.name)])]); // every tab's title, in the language
   await render();
   onLangChange(() => render());
 }
