@@ -7,8 +7,8 @@ browser never sends to a server or a proxy.
 
 >>> app = create_app("sqlite::memory:")
 >>> sorted({route.path for route in app.routes if route.path.startswith("/api/tables")})
-['/api/tables', '/api/tables/{table_id}', '/api/tables/{table_id}/record', '/api/tables/{table_id}/rematch',
- '/api/tables/{table_id}/replay', '/api/tables/{table_id}/seats/{seat}/{what}']
+['/api/tables', '/api/tables/{table_id}', '/api/tables/{table_id}/analysis', '/api/tables/{table_id}/record',
+ '/api/tables/{table_id}/rematch', '/api/tables/{table_id}/replay', '/api/tables/{table_id}/seats/{seat}/{what}']
 """
 
 from __future__ import annotations
@@ -37,6 +37,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 import laro
 from laro.bots import list_bots
 from laro.core import GameRecord, JSONDict, LaroError, RecordError, get_game, list_games
+from laro.server.analyses import Analyses
 from laro.server.clocks import AWAY_AFTER, ROUND_PAUSE, profiles
 from laro.server.cluster import Cluster
 from laro.server.connection import Connection, Limits, ProtocolError, parse_message
@@ -150,6 +151,7 @@ def create_app(
         away_after=away_after,
     )
     cluster = Cluster(hub, the_store, lease_seconds) if isinstance(the_store, PostgresStore) else None
+    analyses = Analyses(the_store, workers=0 if bot_workers == 0 else 1)
     limits = limits or Limits()
     creates = Buckets(bounds.creates_per_minute / 60, bounds.create_burst)
     seat_calls = Buckets(bounds.seat_calls_per_second, bounds.seat_call_burst)
@@ -177,6 +179,7 @@ def create_app(
             if cluster is not None:
                 await cluster.stop()  # hands the leases over to the other processes
             await hub.stop()
+            analyses.close()
             await the_store.close()
 
     async def games(request: Request) -> Response:
@@ -308,6 +311,22 @@ def create_app(
             return JSONResponse(await asyncio.to_thread(replay_steps, record, view))
         except Refusal as error:
             return refused(error)
+
+    async def table_analysis(request: Request) -> Response:
+        """A finished table's move analysis of one seat: POST starts it (in a worker), GET tells how it stands."""
+        try:
+            throttle(seat_calls, request, "analysis requests")
+            table = await hub.get(request.path_params["table_id"])
+            if table is None:
+                raise Refusal("no_table", "no such table")
+            if request.method == "POST":
+                seat = (await _body(request, bounds.body_bytes)).get("seat")
+                answer = await analyses.request(table, seat)
+            else:
+                answer = await analyses.look(table, _seat_number(request.query_params.get("seat")))
+        except Refusal as error:
+            return refused(error)
+        return JSONResponse(answer, status_code=202 if answer["status"] == "running" else 200)
 
     async def rematch(request: Request) -> Response:
         try:
@@ -445,6 +464,7 @@ def create_app(
             Route("/api/tables/{table_id}", get_table),
             Route("/api/tables/{table_id}/seats/{seat}/{what}", seat_action, methods=["POST"]),
             Route("/api/tables/{table_id}/rematch", rematch, methods=["POST"]),
+            Route("/api/tables/{table_id}/analysis", table_analysis, methods=["GET", "POST"]),
             Route("/api/tables/{table_id}/record", table_record),
             Route("/api/tables/{table_id}/replay", table_replay),
             Route("/api/replay", record_replay, methods=["POST"]),

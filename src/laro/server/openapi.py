@@ -214,6 +214,55 @@ _REPLAY = {
         },
     },
 }
+_DECISION = {
+    "type": "object",
+    "required": ["move", "played", "best", "played_value", "best_value", "loss", "verdict", "legal", "compared"],
+    "properties": {
+        "move": {"type": "integer", "description": "the action's number in the record, from 1"},
+        "played": {"type": "string"},
+        "best": {"type": "string"},
+        "played_value": {"type": "number", "description": "the win chance after the move played, 0 to 1"},
+        "best_value": {"type": "number"},
+        "loss": {"type": "number"},
+        "verdict": {"type": "string", "enum": ["good", "inaccuracy", "mistake", "blunder"]},
+        "legal": {"type": "integer"},
+        "compared": {"type": "array", "items": {"type": "array", "items": {}}},
+    },
+}
+_ANALYSIS = {
+    "type": "object",
+    "description": "how a seat's analysis stands; once done, the analysis (laro-analysis/1, docs/analysis.md)",
+    "required": ["status"],
+    "properties": {
+        "status": {"type": "string", "enum": ["none", "running", "done", "failed"]},
+        "message": {"type": "string"},
+        "analysis": {
+            "type": "object",
+            "required": ["format", "game", "seat", "player", "budget", "seed", "actions", "summary", "decisions"],
+            "properties": {
+                "format": {"type": "string", "enum": ["laro-analysis/1"]},
+                "game": {"type": "string"},
+                "seat": {"type": "integer"},
+                "player": {"type": "string"},
+                "value": {"type": "string"},
+                "budget": {"type": "integer"},
+                "seed": {"type": "integer"},
+                "actions": {"type": "integer"},
+                "won": {"type": "boolean", "nullable": True},
+                "thresholds": {"type": "object"},
+                "summary": {"type": "object"},
+                "decisions": {"type": "array", "items": _DECISION},
+            },
+        },
+    },
+}
+_SEAT_QUERY = {
+    "name": "seat",
+    "in": "query",
+    "required": True,
+    "description": "the seat whose decisions are graded",
+    "schema": {"type": "integer", "minimum": 0},
+}
 _VIEW = {
     "name": "view",
     "in": "query",
@@ -371,6 +420,29 @@ DOCUMENT: JSON = {
                 "responses": {"200": _answer("every step", _ref("Replay")), **_errors(400, 404, 409, 429, 503)},
             }
         },
+        "/api/tables/{table_id}/analysis": {
+            "get": {
+                "summary": "How the move analysis of one seat of a finished table stands, and the analysis once done",
+                "parameters": [_path_param("table_id"), _SEAT_QUERY],
+                "responses": {
+                    "200": _answer("done, failed, or never asked for", _ref("Analysis")),
+                    "202": _answer("being made", _ref("Analysis")),
+                    **_errors(400, 404, 409, 429, 503),
+                },
+            },
+            "post": {
+                "summary": "Analyse one seat's moves in a finished table (made once, in a worker, then kept)",
+                "parameters": [_path_param("table_id")],
+                "requestBody": _body(
+                    {"type": "object", "required": ["seat"], "properties": {"seat": {"type": "integer", "minimum": 0}}}
+                ),
+                "responses": {
+                    "200": _answer("the analysis, made before", _ref("Analysis")),
+                    "202": _answer("being made: ask with GET until it is done", _ref("Analysis")),
+                    **_errors(400, 404, 409, 413, 429, 503),
+                },
+            },
+        },
         "/api/replay": {
             "post": {
                 "summary": "A game record (with its seed), step by step, as one view saw it",
@@ -421,6 +493,7 @@ DOCUMENT: JSON = {
             "SeatRequest": _SEAT_REQUEST,
             "Record": _RECORD,
             "Replay": _REPLAY,
+            "Analysis": _ANALYSIS,
         }
     },
 }

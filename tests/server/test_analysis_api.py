@@ -1,0 +1,86 @@
+"""Move analysis on the real server: only a finished game is analysed, in a worker (the server answers meanwhile),
+the result is kept in the store (a restart reads it back) and equals ``laro analyse`` of the downloaded record."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from tests.server.client import Api, request, wait_for
+from tests.server.server_process import ServerProcess
+
+from laro.bots.analysis import analyse, default_budget
+from laro.core import GameRecord
+
+DEADLINE = 120.0  # seconds for an analysis to be made on a busy machine
+
+
+def analysis(base: str, table_id: str, seat: Any, method: str = "GET") -> tuple[int, Any]:
+    if method == "POST":
+        return request(base, "POST", f"/api/tables/{table_id}/analysis", {"seat": seat})
+    return request(base, "GET", f"/api/tables/{table_id}/analysis?seat={seat}")
+
+
+def finished(api: Api, game: str, players: int, options: dict[str, Any], seed: int) -> str:
+    created = api.create(game, players, options, bots=dict.fromkeys(range(players), "heuristic"), seed=seed)
+    wait_for(api, created.id, lambda summary: summary["status"] == "over", timeout=60)
+    return created.id
+
+
+def made(base: str, table_id: str, seat: int) -> dict[str, Any]:
+    deadline = time.monotonic() + DEADLINE
+    while time.monotonic() < deadline:
+        status, answer = analysis(base, table_id, seat)
+        assert status in (200, 202), answer
+        if answer["status"] == "done":
+            return dict(answer["analysis"])
+        assert answer["status"] == "running", answer
+        time.sleep(0.2)
+    raise AssertionError(f"no analysis of seat {seat} within {DEADLINE} s")
+
+
+def test_a_finished_game_is_analysed_kept_and_the_same_as_the_command(server: ServerProcess) -> None:
+    api = Api(server.base)
+    table_id = finished(api, "lama", 3, {"end_score": 20}, seed=404)
+    assert analysis(server.base, table_id, 1) == (200, {"status": "none"})
+    status, answer = analysis(server.base, table_id, 1, "POST")
+    assert status in (200, 202) and answer["status"] in ("running", "done")
+    data = made(server.base, table_id, 1)
+    record = GameRecord.from_json(api.call("GET", f"/api/tables/{table_id}/record"))
+    assert data == analyse(record, 1, default_budget("lama"), seed=0).to_json()
+    assert analysis(server.base, table_id, 1, "POST") == (200, {"status": "done", "analysis": data})
+    assert analysis(server.base, table_id, 0) == (200, {"status": "none"})  # one seat's analysis is not another's
+    server.restart()
+    assert analysis(server.base, table_id, 1) == (200, {"status": "done", "analysis": data})
+
+
+def test_the_server_answers_while_it_analyses(server: ServerProcess) -> None:
+    api = Api(server.base)
+    table_id = finished(api, "kamara", 4, {}, seed=77)
+    status, answer = analysis(server.base, table_id, 2, "POST")
+    assert (status, answer) == (202, {"status": "running"})
+    assert request(server.base, "GET", "/healthz") == (200, {"status": "ok"})
+    assert api.table(table_id)["status"] == "over"
+    assert analysis(server.base, table_id, 2) == (202, {"status": "running"})  # still thinking, elsewhere
+    assert made(server.base, table_id, 2)["seat"] == 2
+
+
+def test_a_running_game_is_not_analysed(server: ServerProcess) -> None:
+    api = Api(server.base)
+    created = api.seated("lama", 2, bots={1: "heuristic"}, seed=5)
+    for method in ("GET", "POST"):
+        status, answer = analysis(server.base, created.id, 0, method)
+        assert status == 409 and answer["error"]["code"] == "not_over", answer
+        status, answer = analysis(server.base, created.id, 1, method)
+        assert status == 409 and answer["error"]["code"] == "not_over", answer
+
+
+def test_bad_requests_are_refused(server: ServerProcess) -> None:
+    api = Api(server.base)
+    table_id = finished(api, "lama", 2, {"end_score": 10}, seed=8)
+    for seat in (2, -1, "x", None, True):
+        for method in ("GET", "POST"):
+            status, answer = analysis(server.base, table_id, seat, method)
+            assert status == 400 and answer["error"]["code"] == "bad_request", (seat, method, answer)
+    assert api.refused("GET", "/api/tables/no-such-table/analysis?seat=0") == (404, "no_table")
+    assert api.refused("POST", "/api/tables/no-such-table/analysis", {"seat": 0}) == (404, "no_table")
