@@ -55,6 +55,8 @@ export const postReplay = (record, view) => call("POST", "/api/replay", { record
 function seatCall(id, seat, what, body) {
   return call("POST", `/api/tables/${encodeURIComponent(id)}/seats/${seat}/${what}`, body);
 }
+export const requestAnalysis = (id, seat) => call("POST", `/api/tables/${encodeURIComponent(id)}/analysis`, { seat });
+export const getAnalysis = (id, seat) => call("GET", `/api/tables/${encodeURIComponent(id)}/analysis?seat=${encodeURIComponent(seat)}`);
 export const startRematch = (id, token) => call("POST", `/api/tables/${encodeURIComponent(id)}/rematch`, { token });
 export const joinSeat = (id, seat, token, name) => seatCall(id, seat, "join", { token, name });
 export const leaveSeat = (id, seat, token) => seatCall(id, seat, "leave", { token });

@@ -39,11 +39,13 @@
  *   notice), the players list, the log (the state's `log`), error messages (the server's `error` messages,
  *   translated by `code` through `error.<code>`, with the server's English detail as secondary text), the
  *   language switch, a link to the rules page, the join/invite panels, the final ranking when
- *   `table.status == "over"` (from `table.result`; L.A.M.A. lower is better, other games higher) and Rematch.
+ *   `table.status == "over"` (from `table.result`; L.A.M.A. lower is better, other games higher), Rematch, and
+ *   below the game the analysis of a seat's moves (js/analysis.js).
  *   CSS colour variables live in css/base.css.
  */
 
 import * as api from "./api.js";
+import { analysisPanel } from "./analysis.js";
 import { h, replace } from "./dom.js";
 import { has, lang, loadStrings, onLangChange, t } from "./i18n.js";
 import { confirmDialog, copyRow, dropRenderer, loadGameStyle, seatColourOf, showError, topbar } from "./shell.js";
@@ -75,6 +77,7 @@ const page = {
   pongTimer: null,
   sentSeq: null,
   dead: false, // no table, or nothing more to do
+  analysis: null, // the analysis panel, once the game is over
   freshConnection: false,
   els: {},
 };
@@ -671,11 +674,17 @@ function drawEnd() {
     me !== null && page.seat ? h("p", { class: "muted small" }, summary.rematch ? t("end.rematch_started") : t("end.rematch_help")) : null,
   );
   end.hidden = false;
+  if (!page.analysis) {
+    page.els.analysis.hidden = false;
+    page.analysis = analysisPanel(page.els.analysis, { tableId, players: summary.players, seat: me ?? 0, playerName, t });
+  }
 }
 
 // -- the page --------------------------------------------------------------------------------------------
 
 function buildShell() {
+  if (page.analysis) page.analysis.destroy();
+  page.analysis = null;
   const els = (page.els = {});
   els.status = h("span", { class: "pill", dataset: { testid: "status" } });
   els.turn = h("span", { class: "turn", dataset: { testid: "turn" }, "aria-live": "polite" });
@@ -684,6 +693,7 @@ function buildShell() {
   els.joinBox = h("section", { class: "panel join-box", hidden: true, dataset: { testid: "join-box" } });
   els.inviteBox = h("section", { class: "panel invite-box", hidden: true });
   els.end = h("section", { class: "panel end", hidden: true, dataset: { testid: "end" } });
+  els.analysis = h("section", { class: "panel analysis", hidden: true, dataset: { testid: "analysis" } });
   els.gameRoot = h("div", { class: `game-root game-${page.summary.game}`, dataset: { testid: "game" } });
   els.players = h("section", { class: "panel players" });
   const logList = h("ol", { class: "log-list", dataset: { testid: "log" } });
@@ -709,7 +719,7 @@ function buildShell() {
     h(
       "div",
       { class: "table-layout" },
-      h("div", { class: "table-main" }, els.joinBox, els.inviteBox, els.end, els.gameRoot),
+      h("div", { class: "table-main" }, els.joinBox, els.inviteBox, els.end, els.gameRoot, els.analysis),
       h("aside", { class: "table-side" }, els.players, els.log),
     ),
   );

@@ -1,0 +1,226 @@
+/*
+ * The analysis of a finished game (docs/analysis.md), on the table page once the game is over: a seat to
+ * analyse and an "Analyse" button (POST /api/tables/{id}/analysis), then — once the server's worker has made it
+ * (GET /api/tables/{id}/analysis?seat=N, asked again every POLL_MS until it is done) — a summary, a chart of the
+ * win chance over the game (SVG) and the list of the seat's decisions with the marked moves.
+ *
+ *   analysisPanel(root, { tableId, players, seat, playerName(seat), t }) → { destroy() }
+ *     root        an empty element the panel owns
+ *     players     the number of seats
+ *     seat        the seat shown first (this browser's, or 0)
+ */
+
+import * as api from "./api.js";
+import { h, replace, svg } from "./dom.js";
+
+const POLL_MS = 1500;
+const GIVE_UP_MS = 10 * 60 * 1000; // an analysis still not made after this is reported as failed
+const MARKS = ["inaccuracy", "mistake", "blunder"];
+const CHART = { width: 640, height: 220, left: 40, right: 12, top: 12, bottom: 28 };
+
+export function analysisPanel(root, { tableId, players, seat, playerName, t }) {
+  let current = seat ?? 0;
+  let timer = null;
+  let gone = false;
+  const body = h("div", { class: "analysis-body", dataset: { testid: "analysis-body" }, "aria-live": "polite" });
+  const choice = h(
+    "select",
+    { dataset: { testid: "analysis-seat" }, "aria-label": t("analysis.seat") },
+    Array.from({ length: players }, (_, n) => h("option", { value: n, selected: n === current }, playerName(n))),
+  );
+  const button = h("button", { class: "primary", type: "button", dataset: { testid: "analyse" } }, t("analysis.analyse"));
+  choice.addEventListener("change", () => {
+    current = Number(choice.value);
+    stop();
+    look(false);
+  });
+  button.addEventListener("click", () => start());
+  replace(
+    root,
+    h("h2", {}, t("analysis.title")),
+    h("p", { class: "muted small" }, t("analysis.help")),
+    h("div", { class: "analysis-controls" }, h("label", {}, t("analysis.seat"), " ", choice), button),
+    body,
+  );
+
+  function stop() {
+    if (timer !== null) clearTimeout(timer);
+    timer = null;
+  }
+
+  async function start() {
+    stop();
+    button.disabled = true;
+    try {
+      show(await api.requestAnalysis(tableId, current), Date.now());
+    } catch (error) {
+      failed(error);
+    }
+  }
+
+  async function look(poll, since = Date.now()) {
+    try {
+      show(await api.getAnalysis(tableId, current), since, poll);
+    } catch (error) {
+      failed(error);
+    }
+  }
+
+  function show(answer, since) {
+    if (gone) return;
+    if (answer.status === "done") {
+      button.hidden = true; // made once: the same game, seat and settings give the same analysis
+      drawAnalysis(body, answer.analysis, { playerName, t });
+      return;
+    }
+    if (answer.status === "running") {
+      button.disabled = true;
+      replace(body, h("p", { class: "analysis-wait", dataset: { testid: "analysis-running" } }, t("analysis.running")));
+      if (Date.now() - since > GIVE_UP_MS) {
+        failed({ message: t("analysis.too_long") });
+        return;
+      }
+      timer = setTimeout(() => look(true, since), POLL_MS);
+      return;
+    }
+    if (answer.status === "failed") {
+      failed({ message: answer.message });
+      return;
+    }
+    button.disabled = false;
+    button.hidden = false;
+    replace(body);
+  }
+
+  function failed(error) {
+    if (gone) return;
+    button.disabled = false;
+    button.hidden = false;
+    replace(body, h("p", { class: "analysis-failed", dataset: { testid: "analysis-failed" } }, t("analysis.failed"), " ", h("span", { class: "muted", lang: "en" }, error.message || "")));
+  }
+
+  look(false);
+  return {
+    destroy() {
+      gone = true;
+      stop();
+    },
+  };
+}
+
+const percent = (value) => `${Math.round(100 * value)}%`;
+const points = (loss) => (100 * loss).toFixed(1);
+
+function drawAnalysis(root, data, { playerName, t }) {
+  const summary = data.summary;
+  const byMove = new Map(data.decisions.map((decision) => [decision.move, decision]));
+  const parts = [];
+  if (!summary.graded) {
+    replace(root, h("p", {}, t("analysis.nothing")));
+    return;
+  }
+  parts.push(
+    h(
+      "p",
+      { class: "analysis-summary", dataset: { testid: "analysis-summary" } },
+      h("strong", {}, t("analysis.accuracy", { n: percent(summary.accuracy) })),
+      " · ",
+      t("analysis.graded", { n: summary.graded, name: playerName(data.seat) }),
+      " · ",
+      t("analysis.average_loss", { n: points(summary.average_loss) }),
+    ),
+    h(
+      "p",
+      { class: "analysis-marks" },
+      MARKS.map((mark) => h("span", { class: `mark mark-${mark}` }, t(`analysis.count.${mark}`, { n: summary[`${mark === "inaccuracy" ? "inaccuracies" : mark + "s"}`] }))),
+    ),
+  );
+  if (summary.biggest.length) {
+    parts.push(
+      h(
+        "ol",
+        { class: "analysis-biggest", dataset: { testid: "analysis-biggest" } },
+        summary.biggest.map((move) => {
+          const decision = byMove.get(move);
+          return h(
+            "li",
+            { class: `mark-${decision.verdict}` },
+            t("analysis.biggest", { move, played: decision.played, best: decision.best, loss: points(decision.loss), mark: t(`analysis.mark.${decision.verdict}`) }),
+          );
+        }),
+      ),
+    );
+  }
+  parts.push(chart(data, t));
+  parts.push(moveList(data, t));
+  parts.push(h("p", { class: "muted small" }, t("analysis.settings", { budget: data.budget, seed: data.seed })));
+  replace(root, parts);
+}
+
+/** The win chance after each move played (a line) and the best move's (dashed), the marked moves as dots. */
+function chart(data, t) {
+  const { width, height, left, right, top, bottom } = CHART;
+  const span = Math.max(1, data.actions);
+  const x = (move) => left + ((width - left - right) * move) / span;
+  const y = (value) => top + (height - top - bottom) * (1 - value);
+  const line = (key) => data.decisions.map((d) => `${x(d.move).toFixed(1)},${y(d[key]).toFixed(1)}`).join(" ");
+  const grid = [0, 0.25, 0.5, 0.75, 1].map((value) =>
+    svg(
+      "g",
+      { class: "grid" },
+      svg("line", { x1: left, x2: width - right, y1: y(value), y2: y(value) }),
+      svg("text", { x: left - 6, y: y(value) + 4, "text-anchor": "end" }, document.createTextNode(percent(value))),
+    ),
+  );
+  const dots = data.decisions
+    .filter((d) => d.verdict !== "good")
+    .map((d) =>
+      svg(
+        "circle",
+        { class: `dot mark-${d.verdict}`, cx: x(d.move).toFixed(1), cy: y(d.played_value).toFixed(1), r: d.verdict === "blunder" ? 5 : 4 },
+        svg("title", {}, document.createTextNode(t("analysis.dot", { move: d.move, played: d.played, n: percent(d.played_value), mark: t(`analysis.mark.${d.verdict}`) }))),
+      ),
+    );
+  return svg(
+    "svg",
+    {
+      class: "analysis-chart",
+      viewBox: `0 0 ${width} ${height}`,
+      role: "img",
+      "aria-label": t("analysis.chart"),
+      "data-testid": "analysis-chart",
+    },
+    grid,
+    svg("polyline", { class: "best", points: line("best_value") }),
+    svg("polyline", { class: "played", points: line("played_value") }),
+    dots,
+    svg("text", { class: "axis", x: width - right, y: height - 6, "text-anchor": "end" }, document.createTextNode(t("analysis.axis", { n: data.actions }))),
+  );
+}
+
+/** Every graded decision: the move, what was played and its win chance, the best found, the loss and the mark. */
+function moveList(data, t) {
+  const header = h(
+    "tr",
+    {},
+    ["move", "played", "chance", "best", "loss", "mark"].map((key) => h("th", { scope: "col" }, t(`analysis.column.${key}`))),
+  );
+  const rows = data.decisions.map((d) => {
+    const same = d.best === d.played;
+    return h(
+      "tr",
+      { class: d.verdict === "good" ? "" : `marked mark-${d.verdict}`, dataset: { move: d.move, verdict: d.verdict } },
+      h("td", { class: "num" }, String(d.move)),
+      h("td", {}, d.played),
+      h("td", { class: "num" }, percent(d.played_value)),
+      h("td", {}, same ? "" : `${d.best} (${percent(d.best_value)})`),
+      h("td", { class: "num" }, same ? "" : points(d.loss)),
+      h("td", {}, d.verdict === "good" ? "" : t(`analysis.mark.${d.verdict}`)),
+    );
+  });
+  return h(
+    "div",
+    { class: "analysis-moves" },
+    h("table", { dataset: { testid: "analysis-moves" } }, h("thead", {}, header), h("tbody", {}, rows)),
+  );
+}
