@@ -52,7 +52,7 @@ export function analysisPanel(root, { tableId, players, seat, playerName, t }) {
     stop();
     button.disabled = true;
     try {
-      show(await api.requestAnalysis(tableId, current), Date.now());
+      show(await api.requestAnalysis(tableId, current), Date.now(), true);
     } catch (error) {
       failed(error);
     }
@@ -66,14 +66,15 @@ export function analysisPanel(root, { tableId, players, seat, playerName, t }) {
     }
   }
 
-  function show(answer, since) {
+  // asked: this browser asked for the analysis, so "none" means another server process is making it (keep asking)
+  function show(answer, since, asked = false) {
     if (gone) return;
     if (answer.status === "done") {
       button.hidden = true; // made once: the same game, seat and settings give the same analysis
       drawAnalysis(body, answer.analysis, { playerName, t });
       return;
     }
-    if (answer.status === "running") {
+    if (answer.status === "running" || (asked && answer.status === "none")) {
       button.disabled = true;
       replace(body, h("p", { class: "analysis-wait", dataset: { testid: "analysis-running" } }, t("analysis.running")));
       if (Date.now() - since > GIVE_UP_MS) {
