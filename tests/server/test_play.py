@@ -33,8 +33,8 @@ def check_final(server: ServerProcess, created: Created, players: list[Client], 
     final = stored.final
     assert final.is_over and stored.finished
     result = {"winners": list(final.winners), "scores": list(final.scores)}
-    assert stored.result == result
     summary = Api(server.base).table(created.id)
+    assert stored.result == {**result, "players": [seat["name"] for seat in summary["seats"]]}  # names kept too
     assert summary["status"] == "over" and summary["result"] == result and summary["seq"] == len(stored.events)
     assert sorted(client.state["seat"] for client in players if client.state) == sorted(created.tokens)[: len(players)]
     for client in players:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import urllib.parse
 import urllib.request
 from pathlib import Path
 from typing import Any
@@ -217,3 +218,36 @@ def test_a_finished_games_record_is_the_whole_game(server: ServerProcess, tmp_pa
         assert steps["steps"][-1]["observation"] == stored.final.public_observation()
         status, sent = request(server.base, "POST", "/api/replay", {"record": data, "view": "1"})
         assert status == 200 and sent["steps"][-1]["observation"] == stored.final.observation(1)
+
+
+def test_finished_games_are_listed_by_name_a_page_at_a_time(server: ServerProcess) -> None:
+    """``GET /api/finished`` lists finished games, the last to end first, with their players' names and result,
+    a page at a time; a running table is not among them; a bad cursor is refused."""
+    api = Api(server.base)
+    ours = []
+    for number in range(3):
+        created = api.seated("lama", 2, {"end_score": 5}, bots={1: "random"}, seed=SEED + 20 + number)
+        asyncio.run(_play(server, created, 10_000, random.Random(number)))
+        ours.append(created.id)
+    running = api.seated("lama", 2, {}, bots={1: "random"}, seed=SEED + 30)
+    listed: list[dict[str, Any]] = []
+    path = "/api/finished?limit=2"
+    for _ in range(100):
+        status, page = request(server.base, "GET", path)
+        assert status == 200 and len(page["games"]) <= 2
+        listed += page["games"]
+        if page["next"] is None:
+            break
+        path = f"/api/finished?limit=2&before={urllib.parse.quote(page['next'])}"
+    ids = [game["id"] for game in listed]
+    assert len(ids) == len(set(ids)) and running.id not in ids
+    assert [table_id for table_id in ids if table_id in ours] == ours[::-1]  # the last to end first
+    for game in listed:
+        if game["id"] in ours:
+            summary = api.table(game["id"])
+            assert game["players"] == ["Player 0", "random bot"] and game["game"] == "lama"
+            assert game["result"] == summary["result"] and abs(game["ended"] - summary["updated"]) < 5
+    ended = [game["ended"] for game in listed]
+    assert ended == sorted(ended, reverse=True)
+    status, answer = request(server.base, "GET", "/api/finished?before=nonsense")
+    assert status == 400 and answer["error"]["code"] == "bad_request"

@@ -228,6 +228,35 @@ def test_finish_and_listings(backend: Backend) -> None:
     run(backend, body)
 
 
+def test_finished_tables_a_page_at_a_time(backend: Backend) -> None:
+    """``list_finished`` pages through the finished tables, the last to end first, each once, none unfinished."""
+    metas = [make_meta(f"done-{number}") for number in range(5)]
+
+    async def body(store: Store) -> None:
+        for meta in metas:
+            await store.create_table(meta)
+        for number in (3, 0, 4, 1):  # table 2 never ends
+            await store.finish(metas[number].id, {"winners": [number % 3], "scores": [number, 1, 2]})
+        seen: list[str] = []
+        before = None
+        while True:
+            page = await store.list_finished(2, before)
+            assert len(page) <= 2 and all(row.finished for row in page)
+            if not page:
+                break
+            seen += [row.meta.id for row in page]
+            before = (page[-1].updated, page[-1].meta.id)
+        assert seen == [metas[number].id for number in (1, 4, 0, 3)]  # the last to end first
+        first = (await store.list_finished(1))[0]
+        assert first.meta == metas[1] and first.result == {"winners": [1], "scores": [1, 1, 2]}
+        assert await store.list_finished(0) == []
+        for limit, cursor in ((-1, None), (2, ("x", "y")), (2, (1.5,))):
+            with pytest.raises(StoreError):
+                await store.list_finished(limit, cursor)  # type: ignore[arg-type]
+
+    run(backend, body)
+
+
 def test_reopening_keeps_everything(backend: Backend) -> None:
     done, going = make_meta(), make_meta()
 

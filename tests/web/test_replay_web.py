@@ -217,3 +217,30 @@ def test_what_cannot_be_replayed_is_said(server: Server, page: Page, tmp_path: P
     page.get_by_test_id("replay-file").set_input_files(str(good))
     page.wait_for_selector("body[data-ready=true]")
     expect(page.get_by_test_id("replay-step")).to_contain_text("Move 0 of")
+
+
+def test_the_lobby_lists_finished_games_by_name(server: Server, browser: Browser) -> None:
+    """The lobby's Finished games names each game's players (the winner starred) and opens its replay; older
+    games come a page at a time."""
+    table = _finished_table(server, "lama", {"end_score": 15})
+    summary = server.get(f"/api/tables/{table}")
+    for locale, title, replay_word in (("en-US", "Finished games", "Replay"), ("ko-KR", "끝난 게임", "다시 보기")):
+        context = new_context(browser, locale=locale)
+        try:
+            page = context.new_page()
+            page.set_default_timeout(15_000)
+            page.goto(server.url + "/")
+            games = page.locator(".finished-games")
+            expect(games.locator("h2")).to_have_text(title)
+            row = page.locator(f".finished-row[data-table='{table}']")
+            expect(row).to_be_visible()
+            winners = summary["result"]["winners"]
+            expect(row.locator(".seat-chip.winner")).to_have_count(len(winners))
+            expect(row.get_by_test_id("finished-players")).to_contain_text("3")  # "Smart bot 3" / "똑똑한 봇 3"
+            expect(page.get_by_test_id("finished-older")).to_be_hidden()  # one game: one page
+            snap(page, f"lobby_finished_{locale[:2]}")
+            row.get_by_test_id("finished-replay").click()
+            page.wait_for_selector("body[data-ready=true]")
+            expect(page.locator(".pill")).to_have_text(replay_word)
+        finally:
+            context.close()

@@ -41,6 +41,7 @@ from laro.server.analyses import Analyses
 from laro.server.clocks import AWAY_AFTER, ROUND_PAUSE, profiles
 from laro.server.cluster import Cluster
 from laro.server.connection import Connection, Limits, ProtocolError, parse_message
+from laro.server.finished import finished_page
 from laro.server.hub import Hub
 from laro.server.leases import LEASE_SECONDS
 from laro.server.limits import Buckets, ServerLimits
@@ -73,6 +74,7 @@ _STATUS = {
     "unavailable": 503,
 }
 _LANGUAGE = re.compile(r"[a-z]{2}")
+FINISHED_PAGE = 20  # finished games in one page of the lobby's list, unless asked for more
 HELLO_TIMEOUT = 5.0  # seconds a new WebSocket has to say hello before it is taken for a spectator
 # what a page of laro may load and do: only its own files, nothing inline, never inside another site's frame
 SECURITY_HEADERS = [
@@ -252,12 +254,24 @@ def create_app(
         ]
         return JSONResponse({"id": table.meta.id, "seats": seats, "table": table.summary()}, status_code=201)
 
+    def page_limit(request: Request) -> int | None:
+        raw = request.query_params.get("limit")
+        if raw is not None and not (raw.isdigit() and len(raw) < 6):
+            raise Refusal("bad_request", f"limit is a whole number of tables, at most {bounds.lobby_page_max}")
+        return None if raw is None else int(raw)
+
     async def list_tables(request: Request) -> Response:
-        raw_limit = request.query_params.get("limit")
-        if raw_limit is not None and not (raw_limit.isdigit() and len(raw_limit) < 6):
-            return _error("bad_request", f"limit is a whole number of tables, at most {bounds.lobby_page_max}")
         try:
-            page = hub.listing(None if raw_limit is None else int(raw_limit), request.query_params.get("before"))
+            page = hub.listing(page_limit(request), request.query_params.get("before"))
+        except Refusal as error:
+            return refused(error)
+        return JSONResponse(page)
+
+    async def list_finished(request: Request) -> Response:
+        """A page of finished games, newest end first."""
+        try:
+            limit = max(1, min(page_limit(request) or FINISHED_PAGE, bounds.lobby_page_max))
+            page = await finished_page(hub, limit, request.query_params.get("before"))
         except Refusal as error:
             return refused(error)
         return JSONResponse(page)
@@ -461,6 +475,7 @@ def create_app(
             Route("/api/games/{game}/components", components),
             Route("/api/tables", create_table, methods=["POST"]),
             Route("/api/tables", list_tables, methods=["GET"]),
+            Route("/api/finished", list_finished),
             Route("/api/tables/{table_id}", get_table),
             Route("/api/tables/{table_id}/seats/{seat}/{what}", seat_action, methods=["POST"]),
             Route("/api/tables/{table_id}/rematch", rematch, methods=["POST"]),

@@ -142,7 +142,7 @@ class Hub:
                 continue
             if table.over:  # stopped between the last event and its result: finish the table now
                 try:
-                    await self.store.finish(table.meta.id, table.result() or {})
+                    await self.store.finish(table.meta.id, table.stored_result())
                 except StoreError as error:
                     log.error("table %s cannot be finished: %s", stored.meta.id, error)
                 continue
@@ -404,7 +404,7 @@ class Hub:
             table.apply(event)
             log.info("table %s #%d %s", table_id, table.seq, table.log[-1]["text"])
             if table.over:
-                result = table.result() or {}
+                result = table.stored_result()
                 await self.store.finish(table_id, result)
                 self._unlist(table)
                 log.info("table %s %s: winners %s", table_id, table.status, result.get("winners"))

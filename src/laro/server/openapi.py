@@ -4,7 +4,7 @@ Every route and every answer it may give is here, so tools can check the server 
 route with schemathesis: no 5xx, every answer as documented).
 
 >>> sorted(DOCUMENT["paths"])[:3]
-['/api/games', '/api/games/{game}/components', '/api/games/{game}/rules']
+['/api/finished', '/api/games', '/api/games/{game}/components']
 """
 
 from __future__ import annotations
@@ -263,6 +263,29 @@ _SEAT_QUERY = {
     "description": "the seat whose decisions are graded",
     "schema": {"type": "integer", "minimum": 0},
 }
+_FINISHED = {
+    "type": "object",
+    "required": ["games", "next"],
+    "properties": {
+        "games": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["id", "game", "title", "players", "result", "ended"],
+                "properties": {
+                    "id": {"type": "string"},
+                    "game": {"type": "string"},
+                    "title": {"type": "string"},
+                    "options": {"type": "object"},
+                    "players": {"type": "array", "items": {"type": "string", "nullable": True}},
+                    "result": {"type": "object"},
+                    "ended": {"type": "number"},
+                },
+            },
+        },
+        "next": {"type": "string", "nullable": True},
+    },
+}
 _VIEW = {
     "name": "view",
     "in": "query",
@@ -368,6 +391,16 @@ DOCUMENT: JSON = {
                 ],
                 "responses": {"200": _answer("a page of the lobby", _ref("Page")), **_errors(400)},
             },
+        },
+        "/api/finished": {
+            "get": {
+                "summary": "A page of the finished games, newest end first, by the players' names",
+                "parameters": [
+                    {"name": "limit", "in": "query", "required": False, "schema": {"type": "integer", "minimum": 1}},
+                    {"name": "before", "in": "query", "required": False, "schema": {"type": "string"}},
+                ],
+                "responses": {"200": _answer("a page of finished games", _ref("FinishedPage")), **_errors(400, 503)},
+            }
         },
         "/api/tables/{table_id}": {
             "get": {
@@ -492,6 +525,7 @@ DOCUMENT: JSON = {
             "Page": _PAGE,
             "SeatRequest": _SEAT_REQUEST,
             "Record": _RECORD,
+            "FinishedPage": _FINISHED,
             "Replay": _REPLAY,
             "Analysis": _ANALYSIS,
         }

@@ -666,6 +666,11 @@ class Table:
             return None
         return {"winners": list(self.state.winners), "scores": list(self.state.scores)}
 
+    def stored_result(self) -> JSONDict:
+        """The result the store keeps once the table is over: :meth:`result` with the players' names (what the
+        list of finished games shows)."""
+        return {**(self.result() or {}), "players": [self.name_of(seat.index) for seat in self.seats]}
+
     def summary(self) -> JSONDict:
         """The public summary: no tokens, no seed, no hidden cards."""
         return {

@@ -52,6 +52,7 @@ __all__ = [
     "TableSummary",
     "check_event",
     "check_meta",
+    "check_page",
     "check_result",
     "decode_analysis",
     "decode_table",
@@ -193,6 +194,10 @@ class Store(Protocol):
 
     async def list_tables(self, limit: int = 100, include_finished: bool = False) -> list[TableSummary]:
         """The newest ``limit`` tables, without events, newest first; a damaged row is left out (and logged)."""
+
+    async def list_finished(self, limit: int = 20, before: tuple[float, str] | None = None) -> list[TableSummary]:
+        """The last ``limit`` finished tables, newest end first, that ended before ``before`` (the ``(updated,
+        id)`` of the last table of the page before); a damaged row is left out (and logged)."""
 
     async def save_analysis(self, table_id: str, key: str, analysis: JSONDict) -> None:
         """Keep the move analysis ``key`` (its seat and settings) of a table, replacing one kept before;
@@ -342,6 +347,16 @@ async def in_batches(
         more = len(found) == batch
         for table in found:
             yield table
+
+
+def check_page(limit: object, before: object) -> None:
+    """Refuse a page of :meth:`Store.list_finished` asked for with a bad ``limit`` or cursor ``before``."""
+    if not isinstance(limit, int) or isinstance(limit, bool) or limit < 0:
+        raise StoreError(f"limit must be a non-negative integer, not {limit!r}")
+    if before is not None and not (
+        isinstance(before, tuple) and len(before) == 2 and isinstance(before[0], float) and isinstance(before[1], str)
+    ):
+        raise StoreError(f"before is the (updated, id) of a table, not {before!r}")
 
 
 def intact(found: Iterable[T | DamagedTable], doing: str) -> list[T]:

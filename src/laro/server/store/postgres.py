@@ -49,6 +49,7 @@ from .base import (
     TableSummary,
     check_event,
     check_meta,
+    check_page,
     check_result,
     decode_analysis,
     decode_table,
@@ -98,6 +99,7 @@ _SCHEMA = [
     "CREATE INDEX laro_tables_active ON laro_tables (n) WHERE NOT finished",
 ]
 _BESIDE = [  # made where missing, whatever the schema version (see base.ANALYSES)
+    "CREATE INDEX IF NOT EXISTS laro_tables_finished ON laro_tables (updated DESC, id DESC) WHERE finished",
     f"""CREATE TABLE IF NOT EXISTS {ANALYSES} (
         table_id text NOT NULL REFERENCES laro_tables (id),
         key text NOT NULL,
@@ -239,6 +241,18 @@ class PostgresStore:
                 "SELECT seq, event::text FROM laro_events WHERE table_id = %s ORDER BY seq", (table_id,)
             )
             return decode_table(row, await cursor.fetchall())
+
+    async def list_finished(self, limit: int = 20, before: tuple[float, str] | None = None) -> list[TableSummary]:
+        check_page(limit, before)
+        after = "" if before is None else "AND (updated, id) < (%s, %s)"
+        async with self._connection("list_finished") as con:
+            cursor = await con.execute(
+                f"SELECT {_ROW}, updated FROM laro_tables WHERE finished {after}"
+                " ORDER BY updated DESC, id DESC LIMIT %s",
+                (*(before or ()), limit),
+            )
+            rows = await cursor.fetchall()
+        return intact([summary_from_row(row) for row in rows], "list_finished")
 
     async def save_analysis(self, table_id: str, key: str, analysis: JSONDict) -> None:
         text = dump_json(analysis, f"table {table_id}: analysis {key}")

@@ -75,6 +75,7 @@ from .base import (
     TableSummary,
     check_event,
     check_meta,
+    check_page,
     check_result,
     decode_analysis,
     decode_table,
@@ -121,6 +122,7 @@ _SCHEMA = [
     "CREATE INDEX laro_tables_active ON laro_tables (finished, n)",
 ]
 _BESIDE = [  # made where missing, whatever the schema version (see base.ANALYSES)
+    "CREATE INDEX IF NOT EXISTS laro_tables_finished ON laro_tables (finished, updated, id)",
     f"""CREATE TABLE IF NOT EXISTS {ANALYSES} (
         table_id TEXT NOT NULL REFERENCES laro_tables (id),
         key TEXT NOT NULL,
@@ -242,6 +244,10 @@ class SQLiteStore:
         if not isinstance(limit, int) or limit < 0:
             raise StoreError(f"limit must be a non-negative integer, not {limit!r}")
         return intact(await self._run("list_tables", self._list_tables, limit, include_finished), "list_tables")
+
+    async def list_finished(self, limit: int = 20, before: tuple[float, str] | None = None) -> list[TableSummary]:
+        check_page(limit, before)
+        return intact(await self._run("list_finished", self._list_finished, limit, before), "list_finished")
 
     async def save_analysis(self, table_id: str, key: str, analysis: JSONDict) -> None:
         text = dump_json(analysis, f"table {table_id}: analysis {key}")
@@ -434,6 +440,16 @@ class SQLiteStore:
         where = "" if include_finished else "WHERE NOT finished"
         rows = con.execute(
             f"SELECT {_ROW}, updated FROM laro_tables {where} ORDER BY n DESC LIMIT ?", (limit,)
+        ).fetchall()
+        return [summary_from_row(row) for row in rows]
+
+    def _list_finished(
+        self, con: sqlite3.Connection, limit: int, before: tuple[float, str] | None
+    ) -> list[TableSummary | DamagedTable]:
+        after = "" if before is None else "AND (updated, id) < (?, ?)"
+        rows = con.execute(
+            f"SELECT {_ROW}, updated FROM laro_tables WHERE finished {after} ORDER BY updated DESC, id DESC LIMIT ?",
+            (*(before or ()), limit),
         ).fetchall()
         return [summary_from_row(row) for row in rows]
 

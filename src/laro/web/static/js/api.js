@@ -37,6 +37,8 @@ export const getGames = () => call("GET", "/api/games").then((data) => data.game
 /** The games and the clock profiles: {games, clocks}. */
 export const getCatalogue = () => call("GET", "/api/games");
 export const listTables = () => call("GET", "/api/tables").then((data) => data.tables);
+/** A page of finished games, newest end first: {games, next}; `before` is the `next` of the page before. */
+export const listFinished = (before = null) => call("GET", `/api/finished${before ? `?before=${encodeURIComponent(before)}` : ""}`);
 export const getTable = (id) => call("GET", `/api/tables/${encodeURIComponent(id)}`);
 export const createTable = (body) => call("POST", "/api/tables", body);
 export const getRules = (game, lang, edition = null) =>

@@ -2,6 +2,7 @@
 
 import { ApiError, createAndSit, getCatalogue, listTables, loadName, loadSeat, saveName } from "./api.js";
 import { clockIcon, clockName } from "./clock.js";
+import { finishedPanel } from "./finished.js";
 import { h, replace } from "./dom.js";
 import { lang, loadStrings, onLangChange, t } from "./i18n.js";
 import { showError, timeAgo, topbar } from "./shell.js";
@@ -25,6 +26,7 @@ const state = {
 
 const root = document.getElementById("app");
 let tablesBox = null;
+let finished = null; // the list of finished games
 
 function gameOf(name) {
   return state.games.find((game) => game.name === name) || state.games[0];
@@ -376,6 +378,7 @@ async function refreshTables() {
     state.tablesError = error;
   }
   renderTables();
+  if (finished) finished.refresh();
 }
 
 function joinPanel() {
@@ -441,6 +444,7 @@ function render() {
             h("div", { class: "panel-head" }, h("h2", {}, t("lobby.tables")), h("span", { class: "muted small" }, t("lobby.refreshes"))),
             tablesBox,
           ),
+          (finished = finishedPanel()).panel,
           joinPanel(),
         ),
       )
