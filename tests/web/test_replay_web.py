@@ -217,6 +217,19 @@ def test_what_cannot_be_replayed_is_said(server: Server, page: Page, tmp_path: P
     page.get_by_test_id("replay-file").set_input_files(str(good))
     page.wait_for_selector("body[data-ready=true]")
     expect(page.get_by_test_id("replay-step")).to_contain_text("Move 0 of")
+    # another record dropped on the page (drag and drop) replaces the one shown
+    kamara = next(path for path in GOLDEN if path.stem.startswith("kamara"))
+    record = json.loads(kamara.read_text())["record"]
+    page.evaluate(
+        """text => {
+          const data = new DataTransfer();
+          data.items.add(new File([text], "dropped.json", { type: "application/json" }));
+          document.body.dispatchEvent(new DragEvent("drop", { dataTransfer: data, bubbles: true }));
+        }""",
+        json.dumps(record),
+    )
+    expect(page.get_by_test_id("replay-step")).to_have_text(f"Move 0 of {len(record['actions'])}")
+    expect(page.locator(".k-board")).to_be_visible()
 
 
 def test_the_lobby_lists_finished_games_by_name(server: Server, browser: Browser) -> None:
