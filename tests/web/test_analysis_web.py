@@ -49,3 +49,21 @@ def test_a_finished_game_is_analysed_in_the_browser(server: Server, page: Page) 
     page.get_by_test_id("analysis-seat").select_option("1")  # the bot's seat, never analysed yet
     expect(page.get_by_test_id("analyse")).to_be_visible()
     expect(page.get_by_test_id("analysis-summary")).to_have_count(0)
+
+
+def test_each_analysed_move_links_to_the_replay_at_that_move(server: Server, page: Page) -> None:
+    table = {"game": "lama", "players": 2, "bots": {"0": "heuristic", "1": "heuristic"}, "options": {"end_score": 8}}
+    created = server.post("/api/tables", table)
+    page.goto(f"{server.url}/table/{created['id']}")
+    page.wait_for_function("() => document.body.dataset.status === 'over'", timeout=60_000)
+    page.get_by_test_id("analyse").click()
+    expect(page.get_by_test_id("analysis-summary")).to_be_visible(timeout=60_000)
+    links = page.get_by_test_id("analysis-replay")
+    third = links.nth(min(2, links.count() - 1))
+    move = int(third.inner_text())
+    third.click()
+    page.wait_for_url(f"**/table/{created['id']}/replay#step={move}")
+    page.wait_for_function("() => document.body.dataset.ready === 'true'")
+    assert page.evaluate("() => document.body.dataset.step") == str(move)
+    expect(page.locator(f"[data-step='{move}']").first).to_be_visible()
+    screenshot(page, "analysis_replay_link")

@@ -3,12 +3,8 @@
 >>> import json, tempfile, pathlib, laro
 >>> from click.testing import CliRunner
 >>> from laro.core import GameRecord
->>> state = laro.get_game("lama").new_game(2, seed=4)
->>> record = GameRecord.start(state, seed=4)
->>> for _ in range(6):
-...     action = state.legal_actions()[0]
-...     record.actions.append(str(action))
-...     state = state.apply(action)
+>>> record = GameRecord.start(laro.get_game("lama").new_game(2, seed=4), seed=4, players=["Ana", "Bo"])
+>>> record.actions = ["play 5", "play 5", "play 5", "play 6"]
 >>> with tempfile.TemporaryDirectory() as folder:
 ...     path = record.save(pathlib.Path(folder) / "game.json")
 ...     result = CliRunner().invoke(analyse, [str(path), "--seat", "0", "--budget", "10", "--json"])

@@ -34,13 +34,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import multiprocessing
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import Executor
 from concurrent.futures.process import BrokenProcessPool
 
 from laro.bots.analysis import ANALYSIS_FORMAT, AnalysisError, analyse, default_budget
 from laro.core import GameRecord, JSONDict, RecordError
-from laro.server.bot_pool import _lower_priority
+from laro.server.bot_pool import worker_processes
 from laro.server.records import record_of
 from laro.server.store import Store, StoreError
 from laro.server.tables import Refusal, Table
@@ -70,11 +69,7 @@ class Analyses:
 
     def _pool(self) -> Executor:
         if self._executor is None:
-            if self.workers <= 0:
-                self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="laro-analysis")
-            else:  # spawned, not forked: the server's threads and sockets stay out of the worker
-                context = multiprocessing.get_context("spawn")
-                self._executor = ProcessPoolExecutor(self.workers, mp_context=context, initializer=_lower_priority)
+            self._executor = worker_processes(self.workers, "laro-analysis")
         return self._executor
 
     @staticmethod

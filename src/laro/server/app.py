@@ -285,12 +285,17 @@ def create_app(
             return _error("no_table", "no such table")
         return JSONResponse(table.summary())
 
+    async def table_at(request: Request) -> Table:
+        """The table the path names; :class:`Refusal` ``no_table`` if there is none."""
+        table = await hub.get(request.path_params["table_id"])
+        if table is None:
+            raise Refusal("no_table", "no such table")
+        return table
+
     async def table_record(request: Request) -> Response:
         """The table's game record: the whole game once over, else what the reader (a seat by its token) may know."""
         try:
-            table = await hub.get(request.path_params["table_id"])
-            if table is None:
-                raise Refusal("no_table", "no such table")
+            table = await table_at(request)
             reader = _bearer_seat(request, table)
         except Refusal as error:
             return refused(error)
@@ -301,9 +306,7 @@ def create_app(
         """A finished table's game step by step, as one view saw it."""
         try:
             throttle(seat_calls, request, "replay requests")
-            table = await hub.get(request.path_params["table_id"])
-            if table is None:
-                raise Refusal("no_table", "no such table")
+            table = await table_at(request)
             if not table.over:
                 raise Refusal("not_over", "a game is replayed once it is over")
             record = GameRecord.from_json(record_of(table, None))
@@ -330,9 +333,7 @@ def create_app(
         """A finished table's move analysis of one seat: POST starts it (in a worker), GET tells how it stands."""
         try:
             throttle(seat_calls, request, "analysis requests")
-            table = await hub.get(request.path_params["table_id"])
-            if table is None:
-                raise Refusal("no_table", "no such table")
+            table = await table_at(request)
             if request.method == "POST":
                 seat = (await _body(request, bounds.body_bytes)).get("seat")
                 answer = await analyses.request(table, seat)

@@ -42,7 +42,7 @@ from typing import Any
 from laro.core import JSONDict
 from laro.server.tables import BotTurn, Table
 
-__all__ = ["BotPool", "default_workers"]
+__all__ = ["BotPool", "default_workers", "worker_processes"]
 
 NICE = 10  # how much lower the workers' priority is than the server's
 
@@ -55,6 +55,15 @@ def default_workers() -> int:
 def _lower_priority() -> None:  # pragma: no cover - runs in each worker process as it starts
     with contextlib.suppress(OSError, AttributeError):
         os.nice(NICE)
+
+
+def worker_processes(workers: int, name: str) -> Executor:
+    """``workers`` processes at the lower priority, or one thread of the server's own (called ``name``) when 0."""
+    if workers <= 0:
+        return ThreadPoolExecutor(max_workers=1, thread_name_prefix=name)
+    # spawned, not forked: the server's threads and sockets stay out of the workers
+    context = multiprocessing.get_context("spawn")
+    return ProcessPoolExecutor(workers, mp_context=context, initializer=_lower_priority)
 
 
 def _ready() -> None:
@@ -82,11 +91,7 @@ class BotPool:
 
     def _pool(self) -> Executor:
         if self._executor is None:
-            if self.workers <= 0:
-                self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="laro-bot")
-            else:  # spawned, not forked: the server's threads and sockets stay out of the workers
-                context = multiprocessing.get_context("spawn")
-                self._executor = ProcessPoolExecutor(self.workers, mp_context=context, initializer=_lower_priority)
+            self._executor = worker_processes(self.workers, "laro-bot")
         return self._executor
 
     async def warm(self) -> None:

@@ -4,12 +4,8 @@ move's beside it, and its marked moves. Drawn with matplotlib's Agg canvas, like
 >>> import importlib.util, pathlib, tempfile, laro
 >>> from laro.bots.analysis import analyse
 >>> from laro.core import GameRecord
->>> state = laro.get_game("lama").new_game(2, seed=4)
->>> record = GameRecord.start(state, seed=4)
->>> for _ in range(6):
-...     action = state.legal_actions()[0]
-...     record.actions.append(str(action))
-...     state = state.apply(action)
+>>> record = GameRecord.start(laro.get_game("lama").new_game(2, seed=4), seed=4)
+>>> record.actions = ["play 5", "play 5", "play 5", "play 6", "play 6", "play L"]
 >>> data = analyse(record, seat=0, budget=10).to_json()
 >>> with tempfile.TemporaryDirectory() as folder:
 ...     if importlib.util.find_spec("matplotlib"):  # the plot extra is installed

@@ -2,7 +2,8 @@
  * The analysis of a finished game (docs/analysis.md), on the table page once the game is over: a seat to
  * analyse and an "Analyse" button (POST /api/tables/{id}/analysis), then — once the server's worker has made it
  * (GET /api/tables/{id}/analysis?seat=N, asked again every POLL_MS until it is done) — a summary, a chart of the
- * win chance over the game (SVG) and the list of the seat's decisions with the marked moves.
+ * win chance over the game (SVG) and the list of the seat's decisions with the marked moves, each move a link to
+ * the replay page at that move (/table/{id}/replay#step=N).
  *
  *   analysisPanel(root, { tableId, players, seat, playerName(seat), t }) → { destroy() }
  *     root        an empty element the panel owns
@@ -71,7 +72,7 @@ export function analysisPanel(root, { tableId, players, seat, playerName, t }) {
     if (gone) return;
     if (answer.status === "done") {
       button.hidden = true; // made once: the same game, seat and settings give the same analysis
-      drawAnalysis(body, answer.analysis, { playerName, t });
+      drawAnalysis(body, answer.analysis, { tableId, playerName, t });
       return;
     }
     if (answer.status === "running" || (asked && answer.status === "none")) {
@@ -112,7 +113,10 @@ export function analysisPanel(root, { tableId, players, seat, playerName, t }) {
 const percent = (value) => `${Math.round(100 * value)}%`;
 const points = (loss) => (100 * loss).toFixed(1);
 
-function drawAnalysis(root, data, { playerName, t }) {
+/** The replay of the table at the position right after action `move` (js/replay.js reads `#step=`). */
+const replayAt = (tableId, move) => `/table/${encodeURIComponent(tableId)}/replay#step=${move}`;
+
+function drawAnalysis(root, data, { tableId, playerName, t }) {
   const summary = data.summary;
   const byMove = new Map(data.decisions.map((decision) => [decision.move, decision]));
   const parts = [];
@@ -146,14 +150,14 @@ function drawAnalysis(root, data, { playerName, t }) {
           return h(
             "li",
             { class: `mark-${decision.verdict}` },
-            t("analysis.biggest", { move, played: decision.played, best: decision.best, loss: points(decision.loss), mark: t(`analysis.mark.${decision.verdict}`) }),
+            h("a", { href: replayAt(tableId, move), title: t("analysis.see_replay") }, t("analysis.biggest", { move, played: decision.played, best: decision.best, loss: points(decision.loss), mark: t(`analysis.mark.${decision.verdict}`) })),
           );
         }),
       ),
     );
   }
   parts.push(chart(data, t));
-  parts.push(moveList(data, t));
+  parts.push(moveList(data, tableId, t));
   parts.push(h("p", { class: "muted small" }, t("analysis.settings", { budget: data.budget, seed: data.seed })));
   replace(root, parts);
 }
@@ -200,7 +204,7 @@ function chart(data, t) {
 }
 
 /** Every graded decision: the move, what was played and its win chance, the best found, the loss and the mark. */
-function moveList(data, t) {
+function moveList(data, tableId, t) {
   const header = h(
     "tr",
     {},
@@ -211,7 +215,7 @@ function moveList(data, t) {
     return h(
       "tr",
       { class: d.verdict === "good" ? "" : `marked mark-${d.verdict}`, dataset: { move: d.move, verdict: d.verdict } },
-      h("td", { class: "num" }, String(d.move)),
+      h("td", { class: "num" }, h("a", { href: replayAt(tableId, d.move), title: t("analysis.see_replay"), dataset: { testid: "analysis-replay" } }, String(d.move))),
       h("td", {}, d.played),
       h("td", { class: "num" }, percent(d.played_value)),
       h("td", {}, same ? "" : `${d.best} (${percent(d.best_value)})`),

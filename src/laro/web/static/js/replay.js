@@ -353,7 +353,13 @@ async function changeView(view) {
   rebuild();
 }
 
-/** Show the replay of `source` ({table: id} or {record}) from its first step. */
+/** The step a table's address asks for (`#step=N`: the analysis links each move so), else the first. */
+function askedStep(data) {
+  const asked = Number(new URLSearchParams(location.hash.slice(1)).get("step"));
+  return Number.isInteger(asked) && asked > 0 ? Math.min(asked, data.steps.length - 1) : 0;
+}
+
+/** Show the replay of `source` ({table: id} or {record}) from its first step, or the one its address asks for. */
 async function start(source) {
   stop();
   const cache = new Map();
@@ -367,7 +373,7 @@ async function start(source) {
     showError(error.code, error.message, { timeout: 0 }); // the replay shown before stays
     return;
   }
-  Object.assign(page, { source, cache, data, view: "open", step: 0 });
+  Object.assign(page, { source, cache, data, view: "open", step: source.table ? askedStep(data) : 0 });
   const game = page.data.game;
   if (game !== page.game) {
     const [, , module, components] = await Promise.all([

@@ -373,5 +373,6 @@ export default {
   "analysis.column.best": "Best found",
   "analysis.column.loss": "Loss",
   "analysis.column.mark": "Mark",
+  "analysis.see_replay": "See this move in the replay",
   "analysis.settings": "Budget {budget}, seed {seed}: laro analyse on the downloaded game gives the same figures.",
 };

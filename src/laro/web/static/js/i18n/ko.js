@@ -369,5 +369,6 @@ export default {
   "analysis.column.best": "가장 좋은 수",
   "analysis.column.loss": "손실",
   "analysis.column.mark": "표시",
+  "analysis.see_replay": "다시 보기에서 이 수 보기",
   "analysis.settings": "예산 {budget}, 시드 {seed}: 내려받은 게임에 laro analyse를 하면 같은 수치가 나옵니다.",
 };
