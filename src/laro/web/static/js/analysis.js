@@ -61,13 +61,16 @@ export function analysisPanel(root, { tableId, players, seat, playerName, t }) {
 
   async function look(poll, since = Date.now()) {
     try {
-      show(await api.getAnalysis(tableId, current), since, poll);
+      let answer = await api.getAnalysis(tableId, current);
+      // asked for, yet none: the server restarted meanwhile, or another of its processes answers; ask again
+      if (poll && answer.status === "none") answer = await api.requestAnalysis(tableId, current);
+      show(answer, since, poll);
     } catch (error) {
       failed(error);
     }
   }
 
-  // asked: this browser asked for the analysis, so "none" means another server process is making it (keep asking)
+  // asked: this browser asked for the analysis, so "none" means it is being made elsewhere (keep asking)
   function show(answer, since, asked = false) {
     if (gone) return;
     if (answer.status === "done") {
