@@ -83,6 +83,8 @@ def test_a_lama_takeback_against_bots_is_recorded_and_survives_resume(run: Run, 
     assert record.practice and record.takebacks == 2
     assert len(record.actions) <= 1  # back at the game's start, or after the bot's first move if it began
     assert replay(record).current_player == 0
+    shown = run("replay", str(path), "--all")
+    assert "A practice game with takebacks (unrated): 2 turns taken back" in shown.output
     again = run("play", "lama", "--resume", str(path), "--delay", "0", input="d\nundo turn\nexit\ny\n")
     assert again.exit_code == 0, again.output[-3000:]
     assert "You take back your last turn" in " ".join(again.output.split())

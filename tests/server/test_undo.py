@@ -284,3 +284,18 @@ def test_the_rules_of_undo_alone() -> None:
     assert turn_back(bot_then_me, 1) == []  # a bot played seat 1: no person's turn to take back
     assert turn_back(bot_then_me[:1], 0) == []
     assert takeback_refusal(True, True, bot_then_me, 0) is None
+
+
+def test_a_kamara_takeback_rebuilds_the_heuristic_bots_memory() -> None:
+    played = Played("kamara", 2, {1: "heuristic"}, takebacks=True)
+    _to_play_phase(played)
+    table = played.table
+    for _ in range(3):
+        played.act(0, "end")
+        played.bots_play()
+    remembered = repr(table._bots[1][1]._turns)  # type: ignore[attr-defined]
+    played.act(0, "end")
+    played.bots_play()
+    assert repr(table._bots[1][1]._turns) != remembered  # type: ignore[attr-defined]
+    played.undo(0, "takeback")
+    assert repr(table._bots[1][1]._turns) == remembered  # type: ignore[attr-defined]

@@ -122,6 +122,16 @@ class KamaraHeuristicBot:
             return legal[_decide(turn, table, pending)]
         return legal[_play(turn, table, self._stalled(turn))]
 
+    def follow(self, observation: JSONDict) -> None:
+        """Read an earlier decision's ``observation`` into the memory of stalled cards, as :meth:`choose` does,
+        without deciding (see :class:`laro.bots.Follower`)."""
+        if observation["phase"] != "play" or observation["pending"] is not None:
+            return
+        components = GAME.components(observation["options"])
+        tiles = read_tiles(components, observation["tiles"])
+        if tiles is not None:
+            self._stalled(Situation(observation, components, board_of(components, tiles)))
+
     def _stalled(self, turn: Situation) -> bool:
         """The card held through the last round is no cheaper than a round ago (a rival undoes its flips)."""
         observation = turn.observation

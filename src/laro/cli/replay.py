@@ -64,6 +64,9 @@ def show_replay(console: Console, record: GameRecord, step: bool = True) -> None
     seats = ", ".join(f"{seat} {p.label}" for seat, p in enumerate(players))
     console.print(Text(f"Players: {seats}"), soft_wrap=True)
     console.print(Text(f"Options: {options or 'the defaults'} · seed {record.seed}"), soft_wrap=True)
+    if record.practice:
+        taken = f"{record.takebacks} turn{'' if record.takebacks == 1 else 's'} taken back"
+        console.print(Text(f"A practice game with takebacks (unrated): {taken}", style="cyan"), soft_wrap=True)
     state: GameState | None = None
     total = len(record.actions)
     for number, (action, after) in enumerate(iter_replay(record)):

@@ -6,6 +6,7 @@ import { finishedPanel } from "./finished.js";
 import { h, replace } from "./dom.js";
 import { lang, loadStrings, onLangChange, t } from "./i18n.js";
 import { showError, timeAgo, topbar } from "./shell.js";
+import { practiceBadge } from "./undo.js";
 
 const REFRESH_MS = 3000;
 const HIDDEN_OPTIONS = new Set(["tiles", "yellow_cards", "green_cards"]);
@@ -22,6 +23,7 @@ const state = {
   options: {}, // per game: {name: value}
   name: loadName(),
   creating: false,
+  takebacks: false, // allow takebacks (against bots only): an unrated practice game
 };
 
 const root = document.getElementById("app");
@@ -98,7 +100,7 @@ function seatRow(game, seat) {
   select.value = state.seats[seat];
   select.addEventListener("change", () => {
     state.seats[seat] = select.value;
-    if (state.clock === null) render(); // the default clock follows the number of people
+    render(); // the default clock follows the number of people, takebacks need bots at every other seat
   });
   return h("li", { class: "seat-row" }, label, select);
 }
@@ -198,6 +200,25 @@ function clockControl() {
   return h("div", { class: "field clock-field" }, h("label", { for: "clock" }, t("clock.label")), select, h("span", { class: "help" }, t("clock.help")));
 }
 
+/** Takebacks are for one person against bots: every seat but yours a bot. */
+function onlyBots() {
+  return state.seats.every((kind) => kind === "me" || kind.startsWith("bot:"));
+}
+
+function takebacksControl() {
+  const allowed = onlyBots();
+  const box = h("input", { id: "takebacks", type: "checkbox", checked: allowed && state.takebacks, disabled: !allowed, dataset: { testid: "takebacks" } });
+  box.addEventListener("change", () => {
+    state.takebacks = box.checked;
+  });
+  return h(
+    "div",
+    { class: "field option-check takebacks-field" },
+    h("label", { for: "takebacks" }, box, t("lobby.takebacks")),
+    h("span", { class: "help" }, t(allowed ? "lobby.takebacks_help" : "lobby.takebacks_bots_only")),
+  );
+}
+
 function createPanel() {
   const game = gameOf(state.game);
   const form = h("form", { class: "panel create", dataset: { testid: "create-form" } });
@@ -252,6 +273,7 @@ function createPanel() {
     h("fieldset", { class: "plain" }, h("legend", {}, t("lobby.seats")), h("ul", { class: "seat-list" }, state.seats.map((_, seat) => seatRow(game, seat)))),
     h("p", { class: "help small muted" }, t("lobby.seats_help")),
     clockControl(),
+    takebacksControl(),
     options.length
       ? h("details", { class: "options" }, h("summary", {}, t("lobby.options")), h("div", { class: "option-grid" }, options.map((option) => optionControl(game, option))))
       : null,
@@ -288,6 +310,7 @@ async function create() {
     saveName(name);
     const body = { game: game.name, players: state.players, options, bots };
     if (state.clocks.length) body.clock = chosenClock();
+    if (state.takebacks && onlyBots()) body.takebacks = true;
     const { id } = await createAndSit(body, 0, name);
     location.assign(`/table/${encodeURIComponent(id)}`);
   } catch (error) {
@@ -328,6 +351,7 @@ function tableRow(table) {
         h("img", { src: `/static/img/${table.game}.svg`, alt: "", class: "game-icon" }),
         h("strong", {}, game ? gameTitle(game) : table.title),
         h("span", { class: `pill ${table.status}` }, t(`status.${table.status}`)),
+        practiceBadge(table, t),
         h("span", { class: "muted small" }, timeAgo(table.created, lang())),
       ),
       h(

@@ -50,6 +50,7 @@ import { h, replace } from "./dom.js";
 import { has, lang, loadStrings, onLangChange, t } from "./i18n.js";
 import { confirmDialog, copyRow, dropRenderer, loadGameStyle, seatColourOf, showError, topbar } from "./shell.js";
 import { clockBadge, setServerTime, startTicking } from "./clock.js";
+import { describeUndo, isUndo, practiceBadge, undoBar, undoKeys } from "./undo.js";
 
 const LOWER_IS_BETTER = new Set(["lama"]);
 const COMPONENT_KEYS = ["tiles", "yellow_cards", "green_cards"];
@@ -241,6 +242,20 @@ function sendReady() {
   return true;
 }
 
+/** Take back a step ("step") or the last turn ("takeback"), on the latest state. */
+function sendUndo(kind) {
+  const message = page.message;
+  if (!message || !page.ws || page.ws.readyState !== WebSocket.OPEN) {
+    showError("offline", null);
+    return false;
+  }
+  if (page.sentSeq === message.seq) return false; // one request per state
+  page.sentSeq = message.seq;
+  page.ws.send(JSON.stringify({ type: "undo", kind, seq: message.seq }));
+  document.body.dataset.pending = "true";
+  return true;
+}
+
 function receive(message) {
   if (message.type === "state") {
     const fresh = page.freshConnection;
@@ -402,6 +417,7 @@ function showState() {
   }
   drawHeader();
   drawBanners();
+  replace(page.els.undo, undoBar(message, summary, sendUndo, t));
   drawPlayers();
   drawLog();
   drawEnd();
@@ -543,6 +559,7 @@ function describe(entry) {
   if (entry.type === "timeout") return [h("b", {}, name), " ", t("log.timeout", { bot: standin })];
   if (entry.type === "away") return [h("b", {}, name), " ", t(entry.reason === "handed" ? "log.handed" : "log.away", { bot: standin })];
   if (entry.type === "ready") return [h("b", {}, name), " ", t("log.ready")];
+  if (isUndo(entry)) return [h("b", {}, name), " ", describeUndo(entry, t)];
   if (entry.type === "join") return [h("b", {}, entry.name ?? name), " ", t("log.join", { seat: entry.seat + 1 })];
   if (entry.type === "leave") return [h("b", {}, entry.by ?? name), " ", t("log.leave", { seat: entry.seat + 1 })];
   if (entry.type === "bot") return [t("log.bot", { seat: entry.seat + 1, bot: entry.bot ? botName(entry.bot) : name })];
@@ -695,6 +712,7 @@ function buildShell() {
   els.end = h("section", { class: "panel end", hidden: true, dataset: { testid: "end" } });
   els.analysis = h("section", { class: "panel analysis", hidden: true, dataset: { testid: "analysis" } });
   els.gameRoot = h("div", { class: `game-root game-${page.summary.game}`, dataset: { testid: "game" } });
+  els.undo = h("div", { class: "undo-slot" });
   els.players = h("section", { class: "panel players" });
   const logList = h("ol", { class: "log-list", dataset: { testid: "log" } });
   logList.addEventListener("scroll", () => {
@@ -704,6 +722,7 @@ function buildShell() {
   const middle = [
     h("span", { class: "table-title" }, gameTitle()),
     els.status,
+    practiceBadge(page.summary, t),
     els.turn,
   ];
   replace(
@@ -719,7 +738,7 @@ function buildShell() {
     h(
       "div",
       { class: "table-layout" },
-      h("div", { class: "table-main" }, els.joinBox, els.inviteBox, els.end, els.gameRoot, els.analysis),
+      h("div", { class: "table-main" }, els.joinBox, els.inviteBox, els.end, els.undo, els.gameRoot, els.analysis),
       h("aside", { class: "table-side" }, els.players, els.log),
     ),
   );
@@ -801,6 +820,7 @@ async function main() {
   onLangChange(() => rebuild());
   startTicking();
   connect();
+  undoKeys(() => page.message, sendUndo);
   document.addEventListener("visibilitychange", () => {
     if (!document.hidden && !page.ws && !page.dead && page.connection !== "closed") connect();
   });
