@@ -4,6 +4,7 @@ the others drive its tables; SIGTERM to the parent stops every worker gracefully
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import random
 import signal
@@ -75,3 +76,25 @@ def test_workers_share_a_port_and_a_killed_worker_is_replaced(
         time.sleep(0.05)
     assert f"(process {killed}) ended (signal SIGKILL); starting it again" in server.log_text()
     assert server.stop() == 0  # SIGTERM: every worker stops, then the parent
+
+
+def test_the_cluster_benchmark_needs_postgresql() -> None:
+    result = CliRunner().invoke(cli, ["bench", "server", "--workers", "2"])
+    assert result.exit_code == 2
+    assert "several processes share a PostgreSQL store" in result.output
+
+
+@pytest.mark.slow
+def test_the_cluster_benchmark_measures_each_number_of_processes_and_the_lease_moves(
+    database: str,  # noqa: F811
+) -> None:
+    command = ["bench", "server", "--db", url(database), "--workers", "2", "--tables", "3", "--seconds", "1.5"]
+    result = CliRunner().invoke(cli, [*command, "--think", "0.05", "--json"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    assert [run["workers"] for run in report["runs"]] == [1, 2]
+    for run in report["runs"]:
+        assert run["actions"] > 0 and run["lost"] == 0 and run["errors"] == 0
+    assert len(report["lease_moves"]) == 3
+    for move in report["lease_moves"]:  # a dead process's lease expires, then the next heartbeat claims it
+        assert 0 < move["lease_seconds"] <= move["next_action_seconds"] < TAKEOVER

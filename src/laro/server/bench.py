@@ -15,6 +15,7 @@ heavy bots do to people's latency, measured in the same run.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -25,11 +26,12 @@ import sys
 import tempfile
 import time
 import urllib.request
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-__all__ = ["ServerBenchReport", "run_server_bench"]
+__all__ = ["Served", "ServerBenchReport", "run_server_bench", "serving"]
 
 
 @dataclass(slots=True)
@@ -198,43 +200,62 @@ def run_server_bench(
     the heavy bot tables)."""
     if not 0 <= bots < players:
         raise ValueError(f"bots must leave a human seat: 0 to {players - 1}, not {bots}")
-    port = _free_port()
-    base = f"http://127.0.0.1:{port}"
+    options = ["--bot-delay", str(bot_delay), "--bot-tables", str(max(4, 4 * heavy)), *_ONE_ADDRESS]
+    if database:
+        options += ["--db", database]
+    if workers > 1:
+        options += ["--workers", str(workers)]
     reports = []
+    with serving(options) as served:
+        for phase in range(2 if heavy else 1):
+            if phase:
+                _start_heavy(served.base, heavy)
+            report = ServerBenchReport(tables, players, game, think, bots, heavy if phase else 0, workers=workers)
+            start = time.monotonic()
+            run = _Run(served.base, report, start + seconds, offset=phase * tables)
+            asyncio.run(_main(run, tables))
+            report.seconds = time.monotonic() - start
+            for table_id, seen in run.acknowledged.items():
+                if _get(served.base, f"/api/tables/{table_id}")["seq"] < seen:
+                    report.lost += 1
+            reports.append(report)
+    for report in reports:
+        report.server_log_tail = served.log_tail
+    return reports
+
+
+@dataclass(slots=True)
+class Served:
+    """A server started for a benchmark: its address, and once it is stopped the end of what it printed."""
+
+    base: str
+    log_tail: str = ""
+
+
+@contextlib.contextmanager
+def serving(options: list[str], stop_timeout: float = 15.0) -> Iterator[Served]:
+    """``laro serve`` with ``options`` on a free loopback port and a temporary data directory, until the end of
+    the ``with`` (then SIGTERM, and SIGKILL after ``stop_timeout`` seconds)."""
+    port = _free_port()
+    served = Served(f"http://127.0.0.1:{port}")
     with tempfile.TemporaryDirectory(prefix="laro-bench-") as data_dir:
         command = [sys.executable, "-m", "laro", "serve", "--port", str(port), "--data-dir", data_dir, "--quiet"]
-        command += ["--bot-delay", str(bot_delay), "--bot-tables", str(max(4, 4 * heavy)), *_ONE_ADDRESS]
-        if database:
-            command += ["--db", database]
-        if workers > 1:
-            command += ["--workers", str(workers)]
         log_path = Path(data_dir) / "server.log"
         with log_path.open("wb") as server_log:
-            server = subprocess.Popen(command, stdout=server_log, stderr=subprocess.STDOUT, env=dict(os.environ))
+            server = subprocess.Popen(
+                [*command, *options], stdout=server_log, stderr=subprocess.STDOUT, env=dict(os.environ)
+            )
         try:
-            _wait_for(base, server, log_path)
-            for phase in range(2 if heavy else 1):
-                if phase:
-                    _start_heavy(base, heavy)
-                report = ServerBenchReport(tables, players, game, think, bots, heavy if phase else 0, workers=workers)
-                start = time.monotonic()
-                run = _Run(base, report, start + seconds, offset=phase * tables)
-                asyncio.run(_main(run, tables))
-                report.seconds = time.monotonic() - start
-                for table_id, seen in run.acknowledged.items():
-                    if _get(base, f"/api/tables/{table_id}")["seq"] < seen:
-                        report.lost += 1
-                reports.append(report)
+            _wait_for(served.base, server, log_path)
+            yield served
         finally:
             server.terminate()
             try:
-                server.wait(timeout=10)
+                server.wait(timeout=stop_timeout)
             except subprocess.TimeoutExpired:
                 server.kill()
                 server.wait()
-            for report in reports:
-                report.server_log_tail = log_path.read_text(errors="replace")[-2000:]
-    return reports
+            served.log_tail = log_path.read_text(errors="replace")[-2000:]
 
 
 # the bench's clients all come from one address: lift the limits one stranger has (the others stay)

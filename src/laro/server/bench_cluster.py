@@ -12,20 +12,16 @@ from __future__ import annotations
 
 import os
 import signal
-import subprocess
-import sys
-import tempfile
 import time
 import uuid
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
 import psycopg
 from psycopg import sql
 
-from laro.server.bench import ServerBenchReport, _free_port, _post, _wait_for, run_server_bench
+from laro.server.bench import ServerBenchReport, _post, run_server_bench, serving
 
 __all__ = ["ClusterBenchReport", "LeaseMove", "run_cluster_bench"]
 
@@ -110,30 +106,13 @@ def run_cluster_bench(
 
 
 def _lease_moves(url: str, workers: int, kills: int) -> list[LeaseMove]:
-    port = _free_port()
-    base = f"http://127.0.0.1:{port}"
     moves = []
-    with tempfile.TemporaryDirectory(prefix="laro-bench-") as data_dir:
-        command = [sys.executable, "-m", "laro", "serve", "--port", str(port), "--data-dir", data_dir, "--quiet"]
-        command += ["--db", url, "--workers", str(workers), "--bot-delay", "0.05", "--bot-tables", str(4 * kills)]
-        log_path = Path(data_dir) / "server.log"
-        with log_path.open("wb") as server_log:
-            server = subprocess.Popen(command, stdout=server_log, stderr=subprocess.STDOUT, env=dict(os.environ))
-        try:
-            _wait_for(base, server, log_path)
-            with psycopg.connect(url, autocommit=True) as con:
-                for _ in range(kills):
-                    body = {"game": "lama", "players": 4, "options": {"end_score": 1000}}
-                    body["bots"] = {str(seat): "heuristic" for seat in range(4)}
-                    table_id = _post(base, "/api/tables", body)["id"]
-                    moves.append(_kill_driver(con, table_id))
-        finally:
-            server.terminate()
-            try:
-                server.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                server.kill()
-                server.wait()
+    options = ["--db", url, "--workers", str(workers), "--bot-delay", "0.05", "--bot-tables", str(4 * kills)]
+    with serving(options) as served, psycopg.connect(url, autocommit=True) as con:
+        for _ in range(kills):
+            body = {"game": "lama", "players": 4, "options": {"end_score": 1000}}
+            body["bots"] = {str(seat): "heuristic" for seat in range(4)}
+            moves.append(_kill_driver(con, _post(served.base, "/api/tables", body)["id"]))
     return moves
 
 
@@ -154,6 +133,7 @@ def _kill_driver(con: psycopg.Connection[Any], table_id: str) -> LeaseMove:
     holder = str(row[0])
     os.kill(int(holder.split(":")[-2]), signal.SIGKILL)
     killed = time.monotonic()
+    time.sleep(0.05)  # a commit the killed process had already sent may still complete
     seq = _seq(con, table_id)
     lease_at = action_at = None
     while lease_at is None or action_at is None:
