@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import bisect
+import contextlib
 import functools
 import logging
 import time
@@ -28,7 +29,7 @@ from laro.server.bot_pool import BotPool
 from laro.server.clocks import AWAY_AFTER, ROUND_PAUSE
 from laro.server.limits import ServerLimits
 from laro.server.metrics import Metrics
-from laro.server.store import DamagedTable, SeqConflict, Store, StoreError, TableSummary
+from laro.server.store import DamagedTable, SeqConflict, Store, StoreError, TableFinished, TableSummary
 from laro.server.tables import Refusal, Table
 
 __all__ = ["Hub", "Listener", "Peers"]
@@ -405,7 +406,8 @@ class Hub:
             log.info("table %s #%d %s", table_id, table.seq, table.log[-1]["text"])
             if table.over:
                 result = table.stored_result()
-                await self.store.finish(table_id, result)
+                with contextlib.suppress(TableFinished):  # by the process driving it, which read the end first
+                    await self.store.finish(table_id, result)
                 self._unlist(table)
                 log.info("table %s %s: winners %s", table_id, table.status, result.get("winners"))
         self._tell(live)
@@ -518,8 +520,18 @@ class Hub:
             return  # stored here, or caught up already
         async with live.lock:
             changed = await self._read_new(live)
+            if changed and live.table.over and self.drives(table_id):
+                await self._finish(live.table)  # in case the process that stored the end died before doing it
         if changed:
             self._settle(live)
+
+    async def _finish(self, table: Table) -> None:
+        try:
+            await self.store.finish(table.meta.id, table.stored_result())
+        except TableFinished:
+            pass  # as it should be: the process that stored the last event finished it
+        except StoreError as error:
+            log.warning("table %s cannot be finished: %s", table.meta.id, error)
 
     async def _read_new(self, live: _Live) -> bool:
         """Apply the events other processes stored after the table's seq (under its lock); True if there were."""
