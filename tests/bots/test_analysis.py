@@ -104,3 +104,45 @@ def test_a_record_that_does_not_replay_is_refused() -> None:
     record.actions = [*record.actions[:3], "play 99"]
     with pytest.raises(RecordError, match="action 4"):
         analyse(record, seat=0, budget=5)
+
+
+class _Guarded:
+    """A state of the replay that lends the analysis only what the seat may know at its turn: whose turn it is,
+    the seat's observation, the legal moves and the move's text, and the outcome once the game is over."""
+
+    ALLOWED = frozenset({"current_player", "legal_actions", "parse_action", "is_over", "winners"})
+
+    def __init__(self, state: object, seat: int) -> None:
+        self._state, self._seat = state, seat
+
+    def observation(self, seat: int) -> object:
+        assert seat == self._seat, f"the analysis of seat {self._seat} read seat {seat}'s observation"
+        return self._state.observation(seat)  # type: ignore[attr-defined]
+
+    def __getattr__(self, name: str) -> object:
+        assert name in self.ALLOWED, f"the analysis read {name!r} of the true state"
+        if name == "winners":
+            assert self._state.is_over  # type: ignore[attr-defined]
+        return getattr(self._state, name)
+
+
+@pytest.mark.parametrize(("name", "seat", "budget"), [("lama-4p-ended-round", 2, 10), ("kamara-2p-default", 1, 2)])
+def test_the_analysis_reads_only_what_the_seat_knows(
+    monkeypatch: pytest.MonkeyPatch, name: str, seat: int, budget: int
+) -> None:
+    """Never the true state's hidden parts (other hands, the deck, the seed): only the seat's observation."""
+    import laro.bots.analysis as module
+
+    record = golden(name)
+    record.actions = record.actions[:150]
+    real = module.iter_replay
+
+    def guarded(played: GameRecord) -> object:
+        for action, state in real(played):
+            yield action, _Guarded(state, seat)
+
+    monkeypatch.setattr(module, "iter_replay", guarded)
+    guarded_analysis = analyse(record, seat=seat, budget=budget, seed=4)
+    monkeypatch.setattr(module, "iter_replay", real)
+    assert guarded_analysis == analyse(record, seat=seat, budget=budget, seed=4)
+    assert guarded_analysis.decisions

@@ -6,8 +6,8 @@ Screenshots go to tests/web/screenshots/ (analysis_*.png).
 
 from __future__ import annotations
 
-from playwright.sync_api import Page, expect
-from tests.web.conftest import Server, screenshot
+from playwright.sync_api import Browser, Page, expect
+from tests.web.conftest import Server, new_context, screenshot
 from tests.web.test_table_details import join, let_a_bot_play
 
 
@@ -67,3 +67,27 @@ def test_each_analysed_move_links_to_the_replay_at_that_move(server: Server, pag
     assert page.evaluate("() => document.body.dataset.step") == str(move)
     expect(page.locator(f"[data-step='{move}']").first).to_be_visible()
     screenshot(page, "analysis_replay_link")
+
+
+def test_the_analysis_speaks_korean(server: Server, browser: Browser) -> None:
+    table = {
+        "game": "lama",
+        "players": 3,
+        "bots": dict.fromkeys(("0", "1", "2"), "heuristic"),
+        "options": {"end_score": 8},
+    }
+    created = server.post("/api/tables", table)
+    context = new_context(browser, locale="ko-KR", mobile=True)
+    try:
+        page = context.new_page()
+        page.goto(f"{server.url}/table/{created['id']}")
+        page.wait_for_function("() => document.body.dataset.status === 'over'", timeout=60_000)
+        expect(page.get_by_test_id("analysis").locator("h2")).to_have_text("분석")
+        page.get_by_test_id("analysis-seat").select_option("2")
+        page.get_by_test_id("analyse").click()
+        expect(page.get_by_test_id("analysis-summary")).to_contain_text("정확도", timeout=60_000)
+        expect(page.get_by_test_id("analysis-moves").locator("th").first).to_have_text("수")
+        page.get_by_test_id("analysis").scroll_into_view_if_needed()
+        screenshot(page, "analysis_korean_phone")
+    finally:
+        context.close()
