@@ -37,6 +37,7 @@ from laro.server.store.postgres_cluster import PostgresCluster
 __all__ = ["Cluster", "process_name"]
 
 log = logging.getLogger("laro.server.cluster")
+_UNKNOWN = 1 << 62  # a notice without a seq: read whatever is new
 
 
 def process_name() -> str:
@@ -68,6 +69,8 @@ class Cluster:
         self._tasks: list[asyncio.Task[None]] = []
         self._presence: dict[tuple[str, int], int] = {}  # presence to write: (table, seat) -> connections here
         self._presence_due = asyncio.Event()
+        self._wanted: dict[str, int] = {}  # tables being followed -> the highest seq announced meanwhile
+        self._following: set[asyncio.Task[None]] = set()
 
     async def prepare(self) -> None:
         """Before the hub starts: the shared tables exist, and the hub asks this cluster who drives what."""
@@ -86,9 +89,9 @@ class Cluster:
 
     async def stop(self) -> None:
         """Stop driving, and hand every lease over at once."""
-        for task in self._tasks:
+        for task in [*self._tasks, *self._following]:
             task.cancel()
-        for task in self._tasks:
+        for task in [*self._tasks, *self._following]:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
         held, self.held = self.held, set()
@@ -127,12 +130,36 @@ class Cluster:
             try:
                 if channel == NOTIFY_CHANNEL:
                     table_id, _, seq = payload.partition(" ")
-                    await self.hub.follow(table_id, int(seq) if seq.isdigit() else None)
+                    self._notice(table_id, int(seq) if seq.isdigit() else _UNKNOWN)
                 else:
                     found = await self.db.presence(self.me, self.clock(), payload)
                     self.hub.set_presence(payload, found.get(payload, {}))
             except StoreError as error:
                 log.warning("cannot follow the notice %r: %s", payload[:80], error)
+
+    def _notice(self, table_id: str, seq: int) -> None:
+        """A table changed up to ``seq``: follow it, tables side by side (each in order, under its own lock), and
+        one read for the notices of one table that arrive while it is being read."""
+        following = table_id in self._wanted
+        self._wanted[table_id] = max(seq, self._wanted.get(table_id, 0))
+        if not following:
+            task = asyncio.get_running_loop().create_task(self._follow(table_id))
+            self._following.add(task)
+            task.add_done_callback(self._following.discard)
+
+    async def _follow(self, table_id: str) -> None:
+        try:
+            while True:
+                seq = self._wanted[table_id]
+                try:
+                    await self.hub.follow(table_id, None if seq == _UNKNOWN else seq)
+                except StoreError as error:
+                    log.warning("table %s: cannot read its new events: %s", table_id, error)
+                    return
+                if self._wanted[table_id] == seq:
+                    return
+        finally:
+            del self._wanted[table_id]
 
     async def _catch_up(self) -> None:
         """Listening (again): read every change this process may have missed, table by table, by seq."""
