@@ -32,8 +32,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ctypes
 import multiprocessing
 import os
+import signal
+import sys
 import time
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -55,6 +58,9 @@ def default_workers() -> int:
 def _lower_priority() -> None:  # pragma: no cover - runs in each worker process as it starts
     with contextlib.suppress(OSError, AttributeError):
         os.nice(NICE)
+    if sys.platform == "linux":  # a server killed outright (kill -9) takes its workers with it, not leaving them idle
+        with contextlib.suppress(OSError, AttributeError):
+            ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
 
 
 def worker_processes(workers: int, name: str) -> Executor:
