@@ -10,6 +10,7 @@ seed, and for every token.
 from __future__ import annotations
 
 import asyncio
+import gzip
 import json
 import random
 import urllib.parse
@@ -251,3 +252,18 @@ def test_finished_games_are_listed_by_name_a_page_at_a_time(server: ServerProces
     assert ended == sorted(ended, reverse=True)
     status, answer = request(server.base, "GET", "/api/finished?before=nonsense")
     assert status == 400 and answer["error"]["code"] == "bad_request"
+
+
+def test_a_replay_is_sent_compressed_to_a_client_that_accepts_gzip(server: ServerProcess) -> None:
+    """A replay runs to hundreds of KiB: a browser (which accepts gzip) gets it compressed, the same JSON."""
+    api = Api(server.base)
+    created = api.seated("lama", 3, bots={1: "random", 2: "random"}, seed=SEED + 30)
+    asyncio.run(_play(server, created, 10_000, random.Random(3)))
+    path = f"/api/tables/{created.id}/replay?view=open"
+    plain = get(server.base, path)
+    req = urllib.request.Request(server.base + path, headers={"Accept-Encoding": "gzip"})
+    with _NO_PROXY.open(req, timeout=TIMEOUT) as answer:
+        encoding, raw = answer.headers.get("Content-Encoding"), answer.read()
+    assert plain[0] == 200 and encoding == "gzip", (encoding, len(raw), len(plain[2]))
+    assert len(raw) * 4 < len(plain[2].encode())
+    assert json.loads(gzip.decompress(raw)) == plain[1]

@@ -27,6 +27,7 @@ from typing import Any
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import HTTPConnection, Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -463,7 +464,8 @@ def create_app(
         return JSONResponse({"game": game.name, "components": data() if callable(data) else None})
 
     app = Starlette(
-        middleware=[Middleware(_SecurityHeaders)],
+        # answers of 4 KiB or more are compressed for clients that accept gzip (a replay is 100s of KiB)
+        middleware=[Middleware(_SecurityHeaders), Middleware(GZipMiddleware, minimum_size=4096, compresslevel=6)],
         routes=[
             Route("/", _page("index.html")),
             Route("/table/{table_id}", _page("table.html")),

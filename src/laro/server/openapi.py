@@ -121,6 +121,26 @@ _CREATE = {
         "options": {"type": "object", "additionalProperties": True},
         "bots": {"type": "object", "additionalProperties": {"type": "string"}, "example": {"2": "heuristic"}},
         "seed": {"type": "integer", "description": "only on a server started with --allow-seeds"},
+        "clock": {
+            "description": "a turn clock: a profile's name (none, fast, normal, relaxed, daily) or figures in seconds",
+            "oneOf": [
+                {"type": "string", "example": "normal"},
+                {
+                    "type": "object",
+                    "properties": {
+                        "bank": {"type": "number"},
+                        "increment": {"type": "number"},
+                        "per_turn": {"type": "number"},
+                    },
+                    "additionalProperties": False,
+                },
+            ],
+        },
+        "standin": {
+            "type": "string",
+            "default": "heuristic",
+            "description": "the bot that plays for a seat whose player is away or out of time",
+        },
         "takebacks": {
             "type": "boolean",
             "default": False,
