@@ -47,20 +47,12 @@ class PartialRecord:
     takebacks: int = 0
 
     def to_json(self) -> JSONDict:
-        return {
-            "format": RECORD_FORMAT,
-            "game": self.game,
-            "rules_version": self.rules_version,
-            "num_players": self.num_players,
-            "options": self.options,
-            "seed": None,
-            "players": self.players,
-            "bots": {str(seat): name for seat, name in sorted(self.bots.items())},
-            "actions": self.actions,
-            "result": None,
-            "view": {"seat": self.seat, "seats": self.seats, "observation": self.observation},
-            **({"practice": True, "takebacks": self.takebacks} if self.practice else {}),
-        }
+        whole = GameRecord(
+            self.game, self.rules_version, self.num_players, 0, self.options, self.actions, self.players, self.bots
+        )
+        whole.practice, whole.takebacks = self.practice, self.takebacks
+        view = {"seat": self.seat, "seats": self.seats, "observation": self.observation}
+        return {**whole.to_json(), "seed": None, "view": view}
 
     @classmethod
     def from_json(cls, data: Any) -> PartialRecord:
