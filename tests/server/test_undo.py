@@ -132,8 +132,10 @@ def test_several_steps_go_back_to_the_turns_start_and_no_further() -> None:
     assert table.undo_offer(0) == {
         "step": False,
         "step_refusal": "you have taken no step this turn",
+        "step_why": {"code": "no_step", "action": None},
         "takeback": False,
         "takeback_refusal": "this table was created without takebacks",
+        "takeback_why": {"code": "no_takebacks", "action": None},
     }
     assert played.refusal(0, "step") == "cannot_undo"
 
@@ -277,6 +279,10 @@ def test_the_rules_of_undo_alone() -> None:
     assert step_refusal("kamara", bot_then_me[:1], 0, 0) == "you have taken no step this turn"
     stood_in = [*bot_then_me, Move(4, 0, "move S", person=False, turn=1, bot="heuristic")]
     assert step_refusal("kamara", stood_in, 0, 0) == "move S was played by a bot for you; it cannot be taken back"
+    assert (why := step_refusal("kamara", stood_in, 0, 0)) is not None and why.to_json() == {
+        "code": "stand_in",
+        "action": "move S",
+    }
     placed = [Move(1, 0, "diwa red e4", person=True, turn=0)]
     assert step_refusal("kamara", placed, 0, 0) == "you have taken no step this turn"
     assert step_refusal("lama", [Move(1, 0, "draw", person=True, turn=0)], 0, 0) == "you have taken no step this turn"

@@ -40,8 +40,10 @@ def test_a_step_back_and_a_takeback_against_a_bot(server_factory: Callable[..., 
         assert start["undo"] == {
             "step": False,
             "step_refusal": "you have taken no step this turn",
+            "step_why": {"code": "no_step", "action": None},
             "takeback": True,  # the setup's last diwa was a turn of its own
             "takeback_refusal": None,
+            "takeback_why": None,
         }
         move = next(a for a in start["legal_actions"] if _word(a) == "move")
         await me.act(move, start["seq"])

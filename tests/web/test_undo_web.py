@@ -110,6 +110,10 @@ def test_without_takebacks_only_the_step_is_offered(server: Server, page: Page) 
     expect(page.get_by_test_id("undo-step")).to_be_disabled()
     expect(page.get_by_test_id("undo-takeback")).to_have_count(0)
     expect(page.get_by_test_id("practice")).to_have_count(0)
+    # why not, in the page's language
+    expect(page.get_by_test_id("undo-step")).to_have_attribute("title", "You have taken no step this turn")
+    page.get_by_test_id("lang-switch").select_option("ko")
+    expect(page.get_by_test_id("undo-step")).to_have_attribute("title", "이번 차례에 무를 행동이 없습니다")
 
 
 def test_the_lobby_makes_a_practice_table_against_bots(server: Server, page: Page) -> None:

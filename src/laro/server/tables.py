@@ -30,7 +30,7 @@ from laro.bots import Bot, Follower, get_bot, list_bots
 from laro.core import Game, GameState, JSONDict, LaroError, derive_seed, get_game, new_seed
 from laro.server.clocks import ClockError, Clocks, clock_spec, default_profile
 from laro.server.store.base import StoredTable, TableMeta, new_table_id
-from laro.server.undo import KINDS, Move, next_turn, step_refusal, takeback_refusal, turn_back
+from laro.server.undo import KINDS, Move, Why, next_turn, step_refusal, takeback_refusal, turn_back
 
 __all__ = ["BotTurn", "Refusal", "Seat", "Table", "clean_name", "hash_token", "scored_round"]
 
@@ -334,7 +334,7 @@ class Table:
         undone = self.moves[-1:] if kind == "step" else turn_back(self.moves, seat)
         return {"seq": self.seq + 1, "type": "undo", "seat": seat, "kind": kind, "undone": [m.seq for m in undone]}
 
-    def _undo_refusal(self, seat: int, kind: str) -> str | None:
+    def _undo_refusal(self, seat: int, kind: str) -> Why | None:
         if kind == "step":
             return step_refusal(self.game.name, self.moves, seat, self.state.current_player)
         others = all(other.bot is not None and other.token_hash is None for other in self.seats if other.index != seat)
@@ -345,9 +345,12 @@ class Table:
         playing = self.started and not self.over and self.seats[seat].joined and not self.seats[seat].played_by_standin
         offer: JSONDict = {}
         for kind in KINDS:
-            reason = self._undo_refusal(seat, kind) if playing else "you are not playing this seat now"
+            reason = (
+                self._undo_refusal(seat, kind) if playing else Why("not_playing", "you are not playing this seat now")
+            )
             offer[kind] = reason is None
-            offer[f"{kind}_refusal"] = reason
+            offer[f"{kind}_refusal"] = reason and str(reason)
+            offer[f"{kind}_why"] = reason and reason.to_json()
         return offer
 
     def actions(self) -> list[str]:

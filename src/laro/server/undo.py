@@ -33,6 +33,7 @@ __all__ = [
     "STEPS",
     "WHOLE_TURNS",
     "Move",
+    "Why",
     "next_turn",
     "step_back",
     "step_refusal",
@@ -93,18 +94,40 @@ def next_turn(game: str, moves: Sequence[Move], seat: int) -> int:
     return last.turn if last.seat == seat and not _whole_turn(game, last.action) else last.turn + 1
 
 
-def step_refusal(game: str, moves: Sequence[Move], seat: int, to_act: int | None) -> str | None:
+class Why(str):
+    """Why an undo is refused: its words (English, as in the protocol's messages), with a ``code`` and the
+    ``action`` it names (if any), so that a client can say it in its own language.
+
+    >>> why = Why("no_step", "you have taken no step this turn")
+    >>> why == "you have taken no step this turn", why.code, why.action
+    (True, 'no_step', None)
+    """
+
+    code: str
+    action: str | None
+
+    def __new__(cls, code: str, text: str, action: str | None = None) -> Why:
+        why = super().__new__(cls, text)
+        why.code, why.action = code, action
+        return why
+
+    def to_json(self) -> dict[str, str | None]:
+        return {"code": self.code, "action": self.action}
+
+
+def step_refusal(game: str, moves: Sequence[Move], seat: int, to_act: int | None) -> Why | None:
     """Why ``seat`` may not take a step back now (None: it may). ``to_act`` is the seat to act now."""
     if to_act != seat:
-        return "a step can be taken back only during your own turn"
+        return Why("not_your_turn", "a step can be taken back only during your own turn")
     if not moves or moves[-1].seat != seat or _whole_turn(game, moves[-1].action):
-        return "you have taken no step this turn"
+        return Why("no_step", "you have taken no step this turn")
     last = moves[-1]
     if not last.person:
-        return f"{last.action} was played by a bot for you; it cannot be taken back"
+        return Why("stand_in", f"{last.action} was played by a bot for you; it cannot be taken back", last.action)
     steps = sorted(STEPS.get(game, frozenset()))
     if _word(last.action) not in steps:
-        return f"{last.action} cannot be taken back: only {_either(steps)} can, before anything is drawn or shown"
+        text = f"{last.action} cannot be taken back: only {_either(steps)} can, before anything is drawn or shown"
+        return Why("reveals", text, last.action)
     return None
 
 
@@ -134,13 +157,13 @@ def turn_back(moves: Sequence[Move], seat: int) -> list[Move]:
     return list(moves[start:])
 
 
-def takeback_refusal(allowed: bool, others_bots: bool, moves: Sequence[Move], seat: int) -> str | None:
+def takeback_refusal(allowed: bool, others_bots: bool, moves: Sequence[Move], seat: int) -> Why | None:
     """Why ``seat`` may not take its last turn back now (None: it may). ``allowed``: the table was created with
     takebacks allowed; ``others_bots``: every other seat is a bot's."""
     if not allowed:
-        return "this table was created without takebacks"
+        return Why("no_takebacks", "this table was created without takebacks")
     if not others_bots:
-        return "takebacks are for games against bots only"
+        return Why("against_people", "takebacks are for games against bots only")
     if not turn_back(moves, seat):
-        return "you have no turn to take back"
+        return Why("no_turn", "you have no turn to take back")
     return None

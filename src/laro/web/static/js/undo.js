@@ -5,6 +5,7 @@
 // follow it, so a refused undo is rare (it happens only when the table moved on meanwhile: stale_seq).
 
 import { h } from "./dom.js";
+import { has } from "./i18n.js";
 
 /** Whether `entry` (a log entry) is an undo. */
 export const isUndo = (entry) => entry.type === "undo";
@@ -25,7 +26,7 @@ export function undoBar(message, summary, sendUndo, t) {
         type: "button",
         class: `small undo-${kind}`,
         disabled: !offer[kind],
-        title: offer[kind] ? t(`undo.${kind}_title`) : offer[`${kind}_refusal`] || "",
+        title: offer[kind] ? t(`undo.${kind}_title`) : why(offer, kind, t),
         "aria-keyshortcuts": key,
         dataset: { testid: `undo-${kind}` },
         onclick: () => sendUndo(kind),
@@ -39,6 +40,13 @@ export function undoBar(message, summary, sendUndo, t) {
     summary.takebacks ? button("takeback", t("undo.takeback"), null) : null,
     summary.takebacks ? h("span", { class: "muted small" }, t("undo.practice_help")) : null,
   );
+}
+
+/** Why an undo is refused, in the page's language when its code has words there (else the server's words). */
+function why(offer, kind, t) {
+  const reason = offer[`${kind}_why`];
+  if (reason && has(`undo.why.${reason.code}`)) return t(`undo.why.${reason.code}`, { action: reason.action ?? "" });
+  return offer[`${kind}_refusal`] || "";
 }
 
 /** The "practice" badge of a table created with takebacks allowed (unrated), or null. */
