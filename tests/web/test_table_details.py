@@ -151,6 +151,7 @@ def test_kamara_waits_for_everyone_before_a_turn_or_a_card(server: Server, page:
     expect(status).not_to_contain_text("Your turn")
     expect(page.locator(".k-hint")).to_contain_text("The game begins when everyone has sat down")
     expect(page.get_by_test_id("yellow-none")).to_have_text("Dealt when everyone has sat down.")
+    expect(page.get_by_test_id("green-none")).to_have_text("None yet: once play begins, flipping a paltik draws one.")
     assert page.locator(".k-player.is-current").count() == 0
     screenshot(page, "details_kamara_waiting")
     friend = created["seats"][1]
@@ -158,6 +159,7 @@ def test_kamara_waits_for_everyone_before_a_turn_or_a_card(server: Server, page:
     expect(status).to_contain_text("Your turn")
     expect(status.get_by_test_id("k-waiting")).to_have_count(0)
     expect(page.get_by_test_id("yellow-none")).to_have_count(0)
+    expect(page.get_by_test_id("green-none")).to_contain_text("None yet")  # setup: nothing to flip yet
 
 
 def kamara_message(state: Any, seat: int = 0) -> dict[str, Any]:

@@ -216,6 +216,7 @@ export default {
   "kamara.green.title": "Your green card",
   "kamara.green.none": "None: flip a paltik to draw one.",
   "kamara.green.none_over": "None: the game is over.",
+  "kamara.green.none_yet": "None yet: once play begins, flipping a paltik draws one.",
   "kamara.green.play": "Play {effect}",
   "kamara.green.ignore": "Discard unused",
   "kamara.ikot.cw": "Turn clockwise ↻",

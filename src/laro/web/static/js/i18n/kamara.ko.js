@@ -216,6 +216,7 @@ export default {
   "kamara.green.title": "내 그린 카드",
   "kamara.green.none": "없습니다. 팔틱을 뒤집으면 1장 뽑습니다.",
   "kamara.green.none_over": "없습니다. 게임이 끝났습니다.",
+  "kamara.green.none_yet": "아직 없습니다. 게임이 시작되면 팔틱을 뒤집어 1장 뽑습니다.",
   "kamara.green.play": "{effect} 쓰기",
   "kamara.green.ignore": "쓰지 않고 버리기",
   "kamara.ikot.cw": "시계 방향으로 ↻",

@@ -434,7 +434,8 @@ export const panelMethods = {
     const effect = (obs.green || [])[this.seat];
     const box = el("div", { class: "k-green" });
     if (!effect) {
-      const none = obs.phase === "over" || obs.is_over ? "kamara.green.none_over" : "kamara.green.none";
+      const over = obs.phase === "over" || obs.is_over;
+      const none = over ? "kamara.green.none_over" : this.waiting || obs.phase !== "play" ? "kamara.green.none_yet" : "kamara.green.none";
       box.append(el("h3", { class: "k-h" }, this.t("kamara.green.title")), el("p", { class: "k-note", dataset: { testid: "green-none" } }, this.t(none)));
       return box;
     }
