@@ -96,7 +96,7 @@ def get_bot(name: str, game: str) -> Bot:
     """
     base, colon, budget = name.partition(":")
     if colon:
-        plugin = _plugin(base)
+        plugin = None if base in _BUDGETED else _plugin(base)
         if plugin is not None:  # e.g. policy:PATH from the rl extra
             return cast(Bot, plugin(budget, game))
         if base not in _BUDGETED:

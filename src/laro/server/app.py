@@ -277,21 +277,19 @@ def create_app(
             return refused(error)
         return JSONResponse(page)
 
-    async def get_table(request: Request) -> Response:
-        try:
-            table = await hub.get(request.path_params["table_id"])
-        except Refusal as error:
-            return refused(error)
-        if table is None:
-            return _error("no_table", "no such table")
-        return JSONResponse(table.summary())
-
     async def table_at(request: Request) -> Table:
         """The table the path names; :class:`Refusal` ``no_table`` if there is none."""
         table = await hub.get(request.path_params["table_id"])
         if table is None:
             raise Refusal("no_table", "no such table")
         return table
+
+    async def get_table(request: Request) -> Response:
+        try:
+            table = await table_at(request)
+        except Refusal as error:
+            return refused(error)
+        return JSONResponse(table.summary())
 
     async def table_record(request: Request) -> Response:
         """The table's game record: the whole game once over, else what the reader (a seat by its token) may know."""

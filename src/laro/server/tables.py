@@ -531,11 +531,12 @@ class Table:
         gone = self.moves[keep:]
         del self.moves[keep:]
         self.clocks.charge(at)  # the time spent on the undone moves is not given back
-        self.state = self.replayed()
+        followers = self._fresh_bots(gone)
+        self.state = self.replayed(followers)
+        self._bots.update(followers)
         if self.paused(at):  # a takeback back over a round's end: the next round is not shown any more
             self.clocks.pause(at)
             self.ready.clear()
-        self._rebuild_bots(gone)
         kind = entry["kind"] = str(event["kind"])
         entry["undone"] = [self.game.public_text(move.action) for move in gone]
         who = entry["by"]
@@ -545,33 +546,27 @@ class Table:
         count = len(gone)
         return f"{who} takes back their last turn ({count} move{'' if count == 1 else 's'} undone)"
 
-    def replayed(self) -> GameState:
-        """The game replayed from its start with the actions in force: the engine's states are never changed."""
+    def replayed(self, followers: dict[int, tuple[str, Bot]] | None = None) -> GameState:
+        """The game replayed from its start with the actions in force: the engine's states are never changed. On
+        the way, each bot of ``followers`` (seat -> its name and a fresh bot) reads again what it saw at each of
+        its decisions (``follow``)."""
         state = self.game.new_game(self.meta.num_players, seed=self.meta.seed, options=self.meta.options)
         for move in self.moves:
-            state = state.apply(move.action)
-        return state
-
-    def _rebuild_bots(self, gone: list[Move]) -> None:
-        """After moves were undone, no bot may remember them: every bot that moved among them starts afresh and,
-        if it can (``follow``), reads again what it saw at each of its decisions still in force."""
-        seats = {move.seat for move in gone if not move.person}
-        if not seats:
-            return
-        follows: dict[int, tuple[str, Bot]] = {}
-        for seat in seats:
-            kept = self._bots.pop(seat, None)
-            if kept is not None and isinstance(kept[1], Follower):
-                follows[seat] = (kept[0], get_bot(kept[0], self.game.name))
-        if not follows:
-            return
-        state = self.game.new_game(self.meta.num_players, seed=self.meta.seed, options=self.meta.options)
-        for move in self.moves:
-            followed = follows.get(move.seat)
+            followed = followers.get(move.seat) if followers else None
             if followed is not None and move.bot == followed[0] and isinstance(followed[1], Follower):
                 followed[1].follow(state.observation(move.seat))
             state = state.apply(move.action)
-        self._bots.update(follows)
+        return state
+
+    def _fresh_bots(self, gone: list[Move]) -> dict[int, tuple[str, Bot]]:
+        """After moves were undone, no bot may remember them: every bot that moved among them is dropped (a new
+        one is made at its next turn), and those that can rebuild their memory (``follow``) are made anew here."""
+        followers: dict[int, tuple[str, Bot]] = {}
+        for seat in {move.seat for move in gone if not move.person}:
+            kept = self._bots.pop(seat, None)
+            if kept is not None and isinstance(kept[1], Follower):
+                followers[seat] = (kept[0], get_bot(kept[0], self.game.name))
+        return followers
 
     def _round(self) -> object:
         return scored_round(self.state)
