@@ -1,4 +1,5 @@
-"""The field's own checkers on both games: PettingZoo's api_test and seed_test, Gymnasium's check_env."""
+"""The field's own checkers on both games: PettingZoo's api_test and seed_test (AEC and parallel), Gymnasium's
+check_env."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import gymnasium
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
-from pettingzoo.test import api_test, seed_test
+from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, seed_test
 
 import laro.rl
 from laro.rl import kamara_v0, lama_v0
@@ -28,6 +29,36 @@ def test_pettingzoo_api_test(module: object, players: int) -> None:
 @pytest.mark.parametrize(("module", "players"), GAMES)
 def test_pettingzoo_seed_test(module: object, players: int) -> None:
     seed_test(lambda: module.env(num_players=players), num_cycles=100)  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(("module", "players"), GAMES)
+def test_pettingzoo_parallel_api_test_and_seed_test(module: object, players: int) -> None:
+    env = module.parallel_env(num_players=players)  # type: ignore[attr-defined]
+    env.reset(seed=7)
+    parallel_api_test(env, num_cycles=300)
+    parallel_seed_test(lambda: module.parallel_env(num_players=players), num_cycles=100)  # type: ignore[attr-defined]
+
+
+def test_a_whole_game_through_the_parallel_api_takes_only_the_action_of_the_agent_to_move() -> None:
+    env = lama_v0.parallel_env(num_players=3, options={"end_score": 15})
+    observations, _ = env.reset(seed=5)
+    rng = np.random.default_rng(0)
+    totals = dict.fromkeys(env.possible_agents, 0.0)
+    mover = env.unwrapped.agent_selection
+    for _ in range(100_000):
+        masks = {agent: observations[agent]["action_mask"] for agent in env.agents}
+        assert [agent for agent, mask in masks.items() if mask.any()] == [mover]
+        # the waiting agents' actions (here: 0, which is no legal move of theirs) are not taken
+        actions = {agent: int(rng.choice(np.flatnonzero(mask))) if mask.any() else 0 for agent, mask in masks.items()}
+        observations, rewards, terminations, _, infos = env.step(actions)
+        for agent, reward in rewards.items():
+            totals[agent] += reward
+        if all(terminations.values()):
+            break
+        mover = infos[env.agents[0]]["active_agent"]
+    state = env.unwrapped.state_
+    assert state.is_over and env.agents == []
+    assert totals == {f"player_{s}": (1 / len(state.winners) if s in state.winners else 0.0) for s in range(3)}
 
 
 def test_pettingzoo_api_test_of_the_party_edition() -> None:

@@ -19,14 +19,15 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
-from pettingzoo import AECEnv
+from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils import wrappers
+from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 
 from laro.core import GameState
 from laro.core.errors import OptionError
 from laro.rl.spec import Table
 
-__all__ = ["LaroAECEnv", "make_env"]
+__all__ = ["LaroAECEnv", "make_env", "make_parallel_env"]
 
 ILLEGAL_REWARD = -1.0
 
@@ -153,3 +154,13 @@ def make_env(game: str, wrapped: bool, **kwargs: Any) -> AECEnv[str, dict[str, n
     if wrapped:
         env = wrappers.OrderEnforcingWrapper(env)
     return env
+
+
+def make_parallel_env(game: str, **kwargs: Any) -> ParallelEnv[str, dict[str, npt.NDArray[Any]], int | None]:
+    """PettingZoo's parallel face of the turn-based game (``turn_based_aec_to_parallel``): every live agent
+    observes each step; only the action of the agent to move, ``infos[agent]["active_agent"]``, is taken, and the
+    others' masks are all 0."""
+    parallel: ParallelEnv[str, dict[str, npt.NDArray[Any]], int | None] = turn_based_aec_to_parallel(
+        LaroAECEnv(game, **kwargs)
+    )
+    return parallel

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from laro.rl.aec import LaroAECEnv, make_env
+from laro.rl.aec import LaroAECEnv, make_env, make_parallel_env
 
-__all__ = ["env", "raw_env"]
+__all__ = ["env", "parallel_env", "raw_env"]
 
 
 def env(**kwargs: Any) -> Any:
@@ -25,3 +25,8 @@ def env(**kwargs: Any) -> Any:
 def raw_env(**kwargs: Any) -> LaroAECEnv:
     """The environment itself, without wrappers."""
     return LaroAECEnv("lama", **kwargs)
+
+
+def parallel_env(**kwargs: Any) -> Any:
+    """The same game through PettingZoo's parallel API, one turn a step (see :func:`laro.rl.aec.make_parallel_env`)."""
+    return make_parallel_env("lama", **kwargs)
