@@ -3,6 +3,8 @@ check_env."""
 
 from __future__ import annotations
 
+import re
+
 import gymnasium
 import numpy as np
 import pytest
@@ -10,6 +12,7 @@ from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, seed_test
 
 import laro.rl
+from laro.cli.views import terminal_text
 from laro.rl import kamara_v0, lama_v0
 
 GAMES = [
@@ -140,7 +143,56 @@ def test_bad_arguments_are_refused_with_a_clear_message() -> None:
         gymnasium.make("laro/Lama-v0", options={"end_score": 0})
 
 
-def test_ansi_render_shows_the_table_as_a_spectator_sees_it() -> None:
+def _plain(text: str) -> str:
+    return re.sub(r"\x1b\[[0-9;]*m", "", text)
+
+
+def _hand_line(text: str) -> str:
+    return next(line for line in _plain(text).splitlines() if line.startswith("Your hand:"))
+
+
+def test_ansi_render_is_the_terminal_view_through_the_eyes_of_the_agent_to_move() -> None:
+    env = lama_v0.env(num_players=3, render_mode="ansi", options={"end_score": 15})
+    env.reset(seed=3)
+    rng = np.random.default_rng(2)
+    for _ in range(5):
+        seat = env.unwrapped.state_.current_player
+        text = env.render()
+        state = env.unwrapped.state_
+        assert text == terminal_text(state, seat) and "\x1b[" in text  # laro play's picture, with its colours
+        assert f"player_{seat} (you)" in _plain(text) and "Your hand:" in text
+        shown = "".join(ch for ch in _hand_line(text)[len("Your hand:") :] if ch not in " []")
+        assert shown == "".join(str(card) for card in state.hand(seat))  # its own cards, and no one else's
+        env.step(int(rng.choice(np.flatnonzero(env.last()[0]["action_mask"]))))
+
+
+def test_ansi_render_of_a_finished_game_shows_the_ranking() -> None:
+    env = lama_v0.env(num_players=2, render_mode="ansi", options={"end_score": 10})
+    env.reset(seed=4)
+    rng = np.random.default_rng(0)
+    for _agent in env.agent_iter(max_iter=10_000):
+        observation, _, termination, truncation, _ = env.last()
+        if termination or truncation:
+            break
+        env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+    assert env.unwrapped.state_.is_over
+    assert "Game over" in _plain(env.render())
+
+
+def test_ansi_render_of_kamara_and_of_the_gymnasium_learner() -> None:
+    env = kamara_v0.env(num_players=3, render_mode="ansi")
+    env.reset(seed=1)
+    plain = _plain(env.render())
+    assert "a   b   c   d   e   f   g   h   i" in plain and "(you)" in plain
+    gym_env = gymnasium.make("laro/Lama-v0", num_players=2, opponents="random", seat=1, render_mode="ansi")
+    gym_env.reset(seed=2)
+    state = gym_env.unwrapped.state_
+    text = gym_env.render()
+    assert text == terminal_text(state, 1) and "player_1 (you)" in _plain(text)
+
+
+def test_ansi_render_without_the_terminal_views_is_a_spectators_short_text(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("laro.rl.spec.plugin", lambda group, name: None)  # as if laro ran uninstalled from src/
     env = lama_v0.env(num_players=2, render_mode="ansi")
     env.reset(seed=3)
     text = env.render()

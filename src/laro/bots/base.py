@@ -13,11 +13,11 @@ from __future__ import annotations
 import importlib
 import random
 from collections.abc import Callable, Sequence
-from importlib.metadata import entry_points
 from typing import Protocol, TypeVar, cast, runtime_checkable
 
 from laro.core.errors import LaroError
 from laro.core.game import Action, JSONDict
+from laro.core.registry import plugin
 
 __all__ = ["Bot", "BotError", "Follower", "RandomBot", "get_bot", "list_bots", "register_bot"]
 
@@ -82,10 +82,7 @@ def list_bots(game: str) -> list[str]:
 def _plugin(kind: str) -> Callable[[str, str], object] | None:
     """A bot kind that an installed package offers in the ``laro.bots`` entry-point group: ``kind:ARGUMENT`` is
     made by calling it with the argument and the game's name (laro's rl extra offers ``policy:PATH``)."""
-    for entry in entry_points(group="laro.bots"):
-        if entry.name == kind:
-            return cast(Callable[[str, str], object], entry.load())
-    return None
+    return cast(Callable[[str, str], object] | None, plugin("laro.bots", kind))
 
 
 def get_bot(name: str, game: str) -> Bot:

@@ -15,19 +15,29 @@ one by one also keeps :class:`MenuView`: it draws its own menu and prompt.
 
 from __future__ import annotations
 
+import io
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
-from rich.console import Group, RenderableType
+from rich.console import Console, Group, RenderableType
 from rich.json import JSON
 from rich.rule import Rule
 from rich.text import Text
 
 from laro.core import GameState, MalformedActionError
 
-__all__ = ["CommandView", "ConfirmingView", "GameView", "GenericView", "MenuView", "PlayerInfo", "view_for"]
+__all__ = [
+    "CommandView",
+    "ConfirmingView",
+    "GameView",
+    "GenericView",
+    "MenuView",
+    "PlayerInfo",
+    "terminal_text",
+    "view_for",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,3 +196,25 @@ def view_for(game: str) -> GameView:
 
         return KamaraView()
     return GenericView(game)
+
+
+def terminal_text(state: GameState, viewer: int | None, width: int = 100) -> str:
+    """The terminal's picture of the table through ``viewer``'s eyes, its seats named ``player_0`` …, as text
+    with ANSI colours; once the game is over, every hand and the final ranking. Offered in the ``laro.views``
+    entry-point group: the rl environments' ``render_mode="ansi"`` returns it.
+
+    >>> import laro
+    >>> text = terminal_text(laro.get_game("lama").new_game(2, seed=3), 1)
+    >>> "player_1 (you)" in text and "Your hand" in text
+    True
+    """
+    view = view_for(state.game.name)
+    players = [PlayerInfo(f"player_{seat}", is_you=seat == viewer) for seat in range(state.num_players)]
+    out = io.StringIO()
+    console = Console(file=out, width=width, height=60, force_terminal=True, color_system="standard")
+    if state.is_over:
+        console.print(view.turn(state, None, players))
+        console.print(view.game_end(state, players))
+    else:
+        console.print(view.turn(state, viewer, players))
+    return out.getvalue()

@@ -1,4 +1,5 @@
-"""Which games exist: built-in ones by module path, loaded on first use.
+"""Which games exist: built-in ones by module path, loaded on first use; and what installed packages offer
+through entry points (:func:`plugin`).
 
 >>> "lama" in list_games()
 True
@@ -9,12 +10,13 @@ True
 from __future__ import annotations
 
 import importlib
+from importlib.metadata import entry_points
 from typing import cast
 
 from laro.core.errors import UnknownGameError
 from laro.core.game import Game
 
-__all__ = ["get_game", "list_games", "register_game"]
+__all__ = ["get_game", "list_games", "plugin", "register_game"]
 
 _BUILTIN = {
     "kamara": "laro.games.kamara:GAME",
@@ -49,3 +51,19 @@ def get_game(name: str) -> Game:
     game = cast(Game, getattr(importlib.import_module(module_name), attribute))
     _loaded[name] = game
     return game
+
+
+def plugin(group: str, name: str) -> object | None:
+    """What an installed package offers as ``name`` in the entry-point group ``group`` (loaded), or None.
+
+    laro's own groups: ``laro.bots`` (bot kinds taking an argument, such as the rl extra's ``policy:PATH``) and
+    ``laro.views`` (a game's picture as terminal text, which the command line offers to the rl environments).
+
+    >>> plugin("laro.bots", "no-such-kind") is None
+    True
+    """
+    for entry in entry_points(group=group):
+        if entry.name == name:
+            loaded: object = entry.load()
+            return loaded
+    return None

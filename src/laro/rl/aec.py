@@ -143,7 +143,7 @@ class LaroAECEnv(
         if self.render_mode is None:
             return None
         assert self.state_ is not None
-        return self.table.render(self.state_)
+        return self.table.render(self.state_, self._seat[self.agent_selection])  # through the mover's eyes
 
     def close(self) -> None:
         pass

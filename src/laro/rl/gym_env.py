@@ -118,4 +118,4 @@ class LaroGymEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
     def render(self) -> str | None:
         if self.render_mode is None or self.state_ is None:
             return None
-        return self.table.render(self.state_)
+        return self.table.render(self.state_, self.seat)  # through the learner's eyes

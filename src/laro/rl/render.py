@@ -1,4 +1,5 @@
-"""A short text view of a table as a spectator sees it (no seat's hidden cards), for ``render_mode="ansi"``.
+"""A short text view of a table as a spectator sees it (no seat's hidden cards): ``render_mode="ansi"`` when
+the terminal's views are not installed (see :meth:`laro.rl.spec.Table.render`).
 
 >>> from laro.games.lama import GAME
 >>> print(render_text(GAME.new_game(2, seed=3).public_observation()))

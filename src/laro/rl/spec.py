@@ -10,7 +10,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, Literal, cast
 
 import numpy as np
@@ -18,6 +18,7 @@ import numpy.typing as npt
 
 from laro.core import GameState, get_game
 from laro.core.errors import OptionError
+from laro.core.registry import plugin
 from laro.games.kamara.state import KamaraState
 from laro.games.lama.cards import ALL_CARD_TEXT, CARD_TEXT
 from laro.rl.kamara_encoding import KamaraEncoding
@@ -81,5 +82,11 @@ class Table:
                 result[seat] += sign * (scores[seat] - others) / scale
         return result
 
-    def render(self, state: GameState) -> str:
-        return render_text(state.public_observation())
+    def render(self, state: GameState, seat: int) -> str:
+        """The terminal's picture of the table through ``seat``'s eyes (``laro play`` draws the same), found in
+        the ``laro.views`` entry-point group that laro's command line fills; without it, a short spectator's
+        text."""
+        view = plugin("laro.views", self.game.name)
+        if view is None:
+            return render_text(state.public_observation())
+        return cast(Callable[[GameState, int | None], str], view)(state, seat)
