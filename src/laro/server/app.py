@@ -50,6 +50,7 @@ from laro.server.metrics import CONTENT_TYPE_LATEST
 from laro.server.openapi import DOCUMENT
 from laro.server.records import record_of
 from laro.server.replays import parse_view, replay_steps
+from laro.server.sharing import SharedHub
 from laro.server.store import PostgresStore, Store, StoreError, open_store
 from laro.server.tables import Refusal, Table
 
@@ -145,7 +146,7 @@ def create_app(
     ``lease_seconds``."""
     the_store = open_store(store) if isinstance(store, str) else store
     bounds = server_limits or ServerLimits()
-    hub = Hub(
+    hub = (SharedHub if isinstance(the_store, PostgresStore) else Hub)(
         the_store,
         bot_delay=bot_delay,
         limits=bounds,
@@ -153,7 +154,7 @@ def create_app(
         round_pause=round_pause,
         away_after=away_after,
     )
-    cluster = Cluster(hub, the_store, lease_seconds) if isinstance(the_store, PostgresStore) else None
+    cluster = Cluster(hub, lease_seconds) if isinstance(hub, SharedHub) else None
     analyses = Analyses(the_store, workers=0 if bot_workers == 0 else 1)
     limits = limits or Limits()
     creates = Buckets(bounds.creates_per_minute / 60, bounds.create_burst)

@@ -1,4 +1,5 @@
-"""Several server processes on one PostgreSQL store, as one server: the hub's :class:`~laro.server.hub.Peers`.
+"""Several server processes on one PostgreSQL store, as one server: the :class:`~laro.server.sharing.Peers` of
+a :class:`~laro.server.sharing.SharedHub`.
 
 Any process serves any table. Each keeps every table that is not over in memory and follows the others' changes:
 a stored event is announced by PostgreSQL (``NOTIFY``, see :mod:`laro.server.store.postgres_cluster`), and on each
@@ -28,8 +29,8 @@ import time
 from collections.abc import Callable
 
 from laro.core import JSONDict
-from laro.server.hub import Hub
 from laro.server.leases import LEASE_SECONDS, Lease, beat_every, plan_leases
+from laro.server.sharing import SharedHub
 from laro.server.store import PostgresStore, StoreError
 from laro.server.store.postgres import NOTIFY_CHANNEL
 from laro.server.store.postgres_cluster import PostgresCluster
@@ -50,18 +51,19 @@ def process_name() -> str:
 
 
 class Cluster:
-    """This process among the others on ``store``: it follows their changes and drives the tables it leases."""
+    """This process among the others on its hub's store: it follows their changes and drives the tables it leases."""
 
     def __init__(
         self,
-        hub: Hub,
-        store: PostgresStore,
+        hub: SharedHub,
         lease_seconds: float = LEASE_SECONDS,
         clock: Callable[[], float] = time.time,
         name: str | None = None,
     ) -> None:
         self.hub = hub
-        self.db = PostgresCluster(store)
+        if not isinstance(hub.store, PostgresStore):
+            raise TypeError(f"processes share a PostgreSQL store, not a {type(hub.store).__name__}")
+        self.db = PostgresCluster(hub.store)
         self.me = name or process_name()
         self.lease_seconds = lease_seconds
         self.clock = clock

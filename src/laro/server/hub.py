@@ -9,6 +9,10 @@ and in all, how many tables only bots play, and how many connections a table has
 time (an ``end`` event, ``expired``), keeps the lobby as an index ordered by creation (so a page of it costs the
 same however many tables there are), and keeps recently read finished tables in memory, so that reading one again
 does not replay its log.
+
+This is the hub of one process alone on its store. Several processes on one PostgreSQL store extend it
+(:class:`laro.server.sharing.SharedHub`) through a few hooks: who drives a table (:meth:`Hub.drives`), what
+happens to a table made or restored here, and what another process stored meanwhile.
 """
 
 from __future__ import annotations
@@ -32,27 +36,10 @@ from laro.server.metrics import Metrics
 from laro.server.store import DamagedTable, SeqConflict, Store, StoreError, TableFinished, TableSummary
 from laro.server.tables import Refusal, Table
 
-__all__ = ["Hub", "Listener", "Peers"]
+__all__ = ["Hub", "Listener", "LiveTable"]
 
 log = logging.getLogger("laro.server")
 _ATTEMPTS = 3  # tries of a change whose seq another process took first (each after reading what it stored)
-
-
-class Peers(Protocol):
-    """The other server processes on the same store (see :mod:`laro.server.cluster`): who drives which table,
-    what they stored, and who is connected to them."""
-
-    def drives(self, table_id: str) -> bool:
-        """True while this process holds the table's lease: it plays the table's bots and runs its clocks."""
-
-    async def claim(self, table_id: str) -> None:
-        """Drive a table made here, at once."""
-
-    def present(self, table_id: str, seat: int, connections: int) -> None:
-        """This process now holds ``connections`` connections of the seat (the others are told)."""
-
-    async def events_after(self, table_id: str, seq: int) -> list[JSONDict]:
-        """The table's stored events after ``seq``."""
 
 
 class Listener(Protocol):
@@ -64,7 +51,7 @@ class Listener(Protocol):
 
 
 @dataclass(eq=False)
-class _Live:
+class LiveTable:
     table: Table
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     listeners: set[Listener] = field(default_factory=set)
@@ -73,6 +60,13 @@ class _Live:
     address: str | None = None  # who made it (in memory only: after a restart, nobody)
     local: dict[int, int] = field(default_factory=dict)  # seat -> its connections to this process
     remote: dict[int, int] = field(default_factory=dict)  # seat -> its connections to the other processes
+
+    def halt(self) -> None:
+        """Stop the table's bots and clocks here (until they are scheduled again)."""
+        for task in (self.bot_task, self.timer):
+            if task is not None:
+                task.cancel()
+        self.bot_task = self.timer = None
 
 
 def _lobby_key(table: Table) -> tuple[float, str]:
@@ -117,7 +111,7 @@ class Hub:
         self.limits = limits or ServerLimits()
         self.bots = BotPool(bot_workers)
         self.clock = clock
-        self._live: dict[str, _Live] = {}
+        self._live: dict[str, LiveTable] = {}
         self._lobby: list[tuple[float, str]] = []  # (created, id) of every table not over, oldest first
         self._finished: OrderedDict[str, Table] = OrderedDict()  # recently read finished tables
         self._damaged: dict[str, str] = {}  # table id -> why it cannot be played
@@ -125,7 +119,6 @@ class Hub:
         self._rematch_lock = asyncio.Lock()
         self._closing = False
         self._sweeper: asyncio.Task[None] | None = None
-        self.peers: Peers | None = None  # the other processes on the store, if any (set before start)
 
     async def start(self) -> None:
         """Rebuild every unfinished table from its log and let its bots play on; a table that cannot be rebuilt
@@ -147,7 +140,7 @@ class Hub:
                 except StoreError as error:
                     log.error("table %s cannot be finished: %s", stored.meta.id, error)
                 continue
-            self._add(_Live(table))
+            self._add(LiveTable(table))
             log.info("table %s restored at seq %d (%s, %s)", table.meta.id, table.seq, table.game.name, table.status)
         self._sweeper = asyncio.get_running_loop().create_task(self._sweep_forever())
         if any(live.table.bot_to_move() for live in self._live.values()):
@@ -156,22 +149,14 @@ class Hub:
         for live in list(self._live.values()):
             for seat in live.table.seats:  # nobody is connected yet
                 seat.disconnected_since = now
-            if self.peers is not None:
-                continue  # the process that wins a table's lease drives it (see take_over)
-            if live.table.clocks.turn_seat is not None or live.table.paused(now):
-                # the outage is nobody's fault: the seat to act starts its turn afresh
-                await self._try(live.table.meta.id, lambda table: table.resume_event())
-            self._schedule_bot(live)
-            self._schedule_timer(live)
+            await self._restored(live)
 
     async def stop(self) -> None:
         self._closing = True
         if self._sweeper is not None:
             self._sweeper.cancel()
         for live in self._live.values():
-            for task in (live.bot_task, live.timer):
-                if task is not None:
-                    task.cancel()
+            live.halt()
         self.bots.close()
 
     def count_tables(self) -> dict[str, int]:
@@ -179,7 +164,7 @@ class Hub:
         running = sum(1 for live in self._live.values() if live.table.status == "running")
         return {"open": len(self._lobby) - running, "running": running}
 
-    def _add(self, live: _Live) -> None:
+    def _add(self, live: LiveTable) -> None:
         if live.table.meta.id not in self._live:
             bisect.insort(self._lobby, _lobby_key(live.table))
         self._live[live.table.meta.id] = live
@@ -285,10 +270,10 @@ class Hub:
         )
         self._admit(table.has_humans, address)
         await self.store.create_table(table.meta)
-        live = _Live(table, address=address)
+        live = LiveTable(table, address=address)
         self._add(live)
         log.info("table %s created: %s, %d players, bots %s", table.meta.id, table.game.name, players, bots or "none")
-        await self._claim(table.meta.id)
+        await self._made(table.meta.id)
         self._schedule_bot(live)
         return table, tokens
 
@@ -306,11 +291,11 @@ class Hub:
                 meta = table.rematch_meta(token)
                 self._admit(True, None)
                 await self.store.create_table(meta)
-                new = _Live(Table(meta))
+                new = LiveTable(Table(meta))
                 self._add(new)
                 new_id = self._rematches[table_id] = meta.id
                 log.info("table %s: the players play again at table %s", table_id, meta.id)
-                await self._claim(meta.id)
+                await self._made(meta.id)
                 self._schedule_bot(new)
             else:
                 table.seat_of_token(token)
@@ -342,8 +327,8 @@ class Hub:
             if isinstance(stored, DamagedTable):
                 raise Refusal("bad_state", stored.reason)
             table = Table.restore(stored)
-            if self.peers is not None and not table.over and table_id not in self._live:
-                return self._adopt(table).table  # made by another process: served here too from now on
+            if not table.over and (adopted := self._adopt(table)) is not None:
+                return adopted.table  # made by another process: served here too from now on
         except StoreError as error:
             log.warning("table %s cannot be read back: %s", table_id, error)
             raise Refusal("unavailable", "the server cannot read that table now; try again") from None
@@ -397,7 +382,7 @@ class Hub:
                     break
                 except SeqConflict:
                     # another process stored first: read what it stored, and make the event again from there
-                    if self.peers is None or attempt + 1 == _ATTEMPTS or not await self._read_new(live):
+                    if attempt + 1 == _ATTEMPTS or not await self._read_new(live):
                         raise Refusal("stale_seq", "someone else acted first: look again") from None
                 except StoreError:
                     self.metrics.store_errors.inc()
@@ -452,17 +437,15 @@ class Hub:
         if live.table.over and not live.listeners:
             self._drop(table_id)  # finished and watched by nobody: the store keeps it
 
-    def _tell(self, live: _Live) -> None:
+    def _tell(self, live: LiveTable) -> None:
         for listener in list(live.listeners):
             listener.notify(live.table)
 
-    def _connected(self, live: _Live, seat: int, change: int) -> None:
+    def _connected(self, live: LiveTable, seat: int, change: int) -> None:
         live.local[seat] = live.local.get(seat, 0) + change
         self._count(live, seat)
-        if self.peers is not None:
-            self.peers.present(live.table.meta.id, seat, live.local[seat])
 
-    def _count(self, live: _Live, seat: int) -> None:
+    def _count(self, live: LiveTable, seat: int) -> None:
         """A seat's connections: to this process and to the others; absent since the last of them closed."""
         target = live.table.seats[seat]
         total = live.local.get(seat, 0) + live.remote.get(seat, 0)
@@ -472,84 +455,38 @@ class Hub:
             target.disconnected_since = self.clock()
         target.connections = total
 
-    # -- other processes (see laro.server.cluster) --------------------------------------------------------------
+    # -- hooks: one process alone on its store (laro.server.sharing is several) ----------------------------------
 
     def drives(self, table_id: str) -> bool:
-        """True if this process plays the table's bots and runs its clocks (always, when it is the only one)."""
-        return self.peers is None or self.peers.drives(table_id)
+        """True if this process plays the table's bots and runs its clocks: always, when it is the only one."""
+        return True
 
-    def table_ids(self) -> list[str]:
-        """The tables this process could drive: those in memory and not over."""
-        return [table_id for table_id, live in self._live.items() if not live.table.over]
+    async def _made(self, table_id: str) -> None:
+        """A table made here: this process drives it (it drives every table)."""
 
-    def seq_of(self, table_id: str) -> int | None:
-        live = self._live.get(table_id)
-        return None if live is None else live.table.seq
+    async def _restored(self, live: LiveTable) -> None:
+        """A table rebuilt at start: drive it on, the seat to act starting its turn afresh."""
+        await self._drive(live, resume=True)
 
-    async def _claim(self, table_id: str) -> None:
-        if self.peers is not None:
-            try:
-                await self.peers.claim(table_id)
-            except StoreError as error:  # the heartbeat claims it later
-                log.warning("table %s: cannot take its lease now: %s", table_id, error)
+    def _adopt(self, table: Table) -> LiveTable | None:
+        """Serve a table not over that is read back from the store but not in memory (None: there is none, since
+        this process made or restored every table not over)."""
+        return None
 
-    def _adopt(self, table: Table) -> _Live:
-        """Serve a table another process made (nobody is connected to it here yet)."""
-        live = _Live(table)
-        now = self.clock()
-        for seat in table.seats:
-            seat.disconnected_since = now
-        self._add(live)
-        log.info("table %s followed at seq %d (%s, %s)", table.meta.id, table.seq, table.game.name, table.status)
-        return live
+    async def _read_new(self, live: LiveTable) -> bool:
+        """Apply the events other processes stored after the table's seq; True if there were (none here)."""
+        return False
 
-    async def follow(self, table_id: str, seq: int | None = None) -> None:
-        """Catch up with a table another process changed (up to ``seq``, if known): its new events are read from
-        the store, applied and told to this process's connections. A table not known here is read whole."""
-        if self.peers is None:
-            return
-        live = self._live.get(table_id)
-        if live is None:
-            if table_id not in self._damaged and table_id not in self._finished:
-                try:
-                    await self.get(table_id)
-                except Refusal as error:
-                    log.warning("table %s cannot be followed: %s", table_id, error)
-            return
-        if seq is not None and seq <= live.table.seq:
-            return  # stored here, or caught up already
-        async with live.lock:
-            changed = await self._read_new(live)
-            if changed and live.table.over and self.drives(table_id):
-                await self._finish(live.table)  # in case the process that stored the end died before doing it
-        if changed:
-            self._settle(live)
-
-    async def _finish(self, table: Table) -> None:
-        try:
-            await self.store.finish(table.meta.id, table.stored_result())
-        except TableFinished:
-            pass  # as it should be: the process that stored the last event finished it
-        except StoreError as error:
-            log.warning("table %s cannot be finished: %s", table.meta.id, error)
-
-    async def _read_new(self, live: _Live) -> bool:
-        """Apply the events other processes stored after the table's seq (under its lock); True if there were."""
+    async def _drive(self, live: LiveTable, resume: bool) -> None:
+        """Play the table's bots and run its clocks from here on. ``resume``: the outage was nobody's fault, so the
+        seat to act starts its turn afresh (as after a restart)."""
         table = live.table
-        assert self.peers is not None
-        events = await self.peers.events_after(table.meta.id, table.seq)
-        try:
-            for event in events:
-                table.apply(event)
-        except (Refusal, ValueError, KeyError, TypeError) as error:
-            self._damaged[table.meta.id] = str(error)
-            log.error("table %s is damaged: %s", table.meta.id, error)
-            self._live.pop(table.meta.id, None)
-            self._unlist(table)
-            return False
-        return bool(events)
+        if resume and (table.clocks.turn_seat is not None or table.paused(self.clock())):
+            await self._try(table.meta.id, lambda t: t.resume_event())
+        self._schedule_bot(live)
+        self._schedule_timer(live)
 
-    def _settle(self, live: _Live) -> None:
+    def _settle(self, live: LiveTable) -> None:
         """After events read from the store: tell this process's connections, and carry on if this one drives."""
         table = live.table
         if self._live.get(table.meta.id) is not live:
@@ -562,44 +499,9 @@ class Hub:
         self._schedule_bot(live)
         self._schedule_timer(live)
 
-    def set_presence(self, table_id: str, remote: dict[int, int]) -> None:
-        """How many connections each seat of the table has to the other processes."""
-        live = self._live.get(table_id)
-        if live is None or live.remote == remote:
-            return
-        seats = set(live.remote) | set(remote)
-        live.remote = dict(remote)
-        for seat in seats:
-            if 0 <= seat < len(live.table.seats):
-                self._count(live, seat)
-        self._tell(live)
-        self._schedule_timer(live)
-
-    async def take_over(self, table_id: str, resume: bool) -> None:
-        """This process won the table's lease: catch up and drive it. ``resume``: its last driver died, so the
-        seat to act starts its turn afresh (as after a restart)."""
-        await self.follow(table_id)
-        live = self._live.get(table_id)
-        if live is None or live.table.over:
-            return
-        table = live.table
-        if resume and (table.clocks.turn_seat is not None or table.paused(self.clock())):
-            await self._try(table_id, lambda t: t.resume_event())
-        self._schedule_bot(live)
-        self._schedule_timer(live)
-
-    def let_go(self, table_id: str) -> None:
-        """Another process drives the table now: stop its bots and clocks here."""
-        live = self._live.get(table_id)
-        if live is not None:
-            for task in (live.bot_task, live.timer):
-                if task is not None:
-                    task.cancel()
-            live.bot_task = live.timer = None
-
     # -- clocks -----------------------------------------------------------------------------------------------
 
-    def _schedule_timer(self, live: _Live) -> None:
+    def _schedule_timer(self, live: LiveTable) -> None:
         """Wake the table at its next deadline: its running clock, the end of a round's pause, or the moment its
         disconnected player to act is taken for away."""
         if live.timer is not None:
@@ -611,7 +513,7 @@ class Hub:
         if wake is not None:
             live.timer = asyncio.get_running_loop().create_task(self._wake(live, wake))
 
-    async def _wake(self, live: _Live, at: float) -> None:
+    async def _wake(self, live: LiveTable, at: float) -> None:
         await asyncio.sleep(max(0.0, at - self.clock()))
         live.timer = None
         table, now = live.table, self.clock()
@@ -627,13 +529,13 @@ class Hub:
 
     # -- bots -------------------------------------------------------------------------------------------------
 
-    def _schedule_bot(self, live: _Live) -> None:
+    def _schedule_bot(self, live: LiveTable) -> None:
         if self._closing or live.table.bot_to_move() is None or not self.drives(live.table.meta.id):
             return
         if live.bot_task is None or live.bot_task.done():
             live.bot_task = asyncio.get_running_loop().create_task(self._bot_turns(live))
 
-    async def _bot_turns(self, live: _Live) -> None:
+    async def _bot_turns(self, live: LiveTable) -> None:
         """Bots move one action at a time, with a pause so people can follow, until a human is to act."""
         table = live.table
         while not self._closing and table.bot_to_move() is not None and self.drives(table.meta.id):
