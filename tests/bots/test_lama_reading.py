@@ -12,24 +12,24 @@ from laro.bots.lama_judge import LamaJudge
 from laro.bots.lama_reading import Reading
 from laro.core.errors import StateError
 from laro.games.lama import GAME, LamaState
-from laro.games.lama.cards import CARD_TEXT, NUM_KINDS, card_from_text
+from laro.games.lama.cards import CARD_TEXT, NUM_KINDS, card_from_text, party_card_from_text
 from laro.games.lama.sampling import sampler
 
 
-def _fits(masks: list[int], hand: list[str]) -> bool:
+def _fits(masks: list[int], hand: list[str], party: bool = False) -> bool:
     """Whether the cards of ``hand`` can be laid on the limited cards ``masks`` (each card at most once). The
     masks are nested (an older card's limits include a newer one's), so the narrowest ``k`` cards need at least
     ``k`` cards among the values the ``k``-th of them may be."""
-    kinds = [card_from_text(text) for text in hand]
+    kinds = [(party_card_from_text if party else card_from_text)(text) for text in hand]
     for k, mask in enumerate(sorted(masks, key=lambda m: -m.bit_count()), start=1):
         if sum(1 for kind in kinds if not (mask >> kind) & 1) < k:
             return False
     return True
 
 
-def _heuristic_decisions(players: int, seed: int) -> list[tuple[LamaState, Reading | None]]:
+def _heuristic_decisions(players: int, seed: int, edition: str = "classic") -> list[tuple[LamaState, Reading | None]]:
     """Every decision of seat 0 in a game of heuristic bots, with the reading it has followed so far."""
-    state = GAME.new_game(players, seed=seed)
+    state = GAME.new_game(players, seed=seed, options={"edition": edition})
     bots = [get_bot("heuristic", "lama") for _ in range(players)]
     rng = random.Random(seed)
     reading: Reading | None = None
@@ -44,18 +44,19 @@ def _heuristic_decisions(players: int, seed: int) -> list[tuple[LamaState, Readi
     return seen
 
 
+@pytest.mark.parametrize("edition", ["classic", "party"])
 @pytest.mark.parametrize("players", [2, 3, 4, 6])
-def test_the_reading_of_careful_players_is_always_true(players: int) -> None:
+def test_the_reading_of_careful_players_is_always_true(players: int, edition: str) -> None:
     """Against bots that play whenever they can, every decision has a reading, and the hands really held fit it."""
     limited = 0
     for seed in range(6):
-        for state, reading in _heuristic_decisions(players, seed):
+        for state, reading in _heuristic_decisions(players, seed, edition):
             assert reading is not None
             for other in range(1, players):
                 masks = reading.excluded[other]
                 limited += len(masks)
                 assert len(masks) <= len(state.hand(other))
-                assert _fits(masks, state.hand(other))
+                assert _fits(masks, state.hand(other), party=edition == "party")
             assert reading.excluded[0] == []
     assert limited > 50 * players  # the reading does say something
 
@@ -143,6 +144,50 @@ def test_wrong_limits_are_refused() -> None:
         sampler(GAME, observation, [[], [1]])
     with pytest.raises(StateError, match="holds 6 cards"):
         sampler(GAME, observation, [[], [1] * 7, []])
+
+
+def _party(discard: list[str], sizes: list[int], quit_: list[bool] | None = None) -> dict[str, object]:
+    n = len(sizes)
+    return {
+        "seat": 0,
+        "round": 1,
+        "discard_pile": discard,
+        "hand_sizes": sizes,
+        "quit": quit_ or [False] * n,
+        "scores": [0] * n,
+        "num_players": n,
+        "starter": 0,
+        "options": {"edition": "party"},
+    }
+
+
+def _open(sizes: tuple[int, ...], discard: tuple[str, ...]) -> Reading:
+    n = len(sizes)
+    return Reading(0, 1, discard, sizes, (False,) * n, (0,) * n, tuple((0,) * size for size in sizes))
+
+
+def test_a_party_turn_of_plus_cards_ended_by_a_draw_rules_out_what_fits_the_last_one() -> None:
+    # the reader played a 3; seat 1 played 3+ and 4+ (another turn each), then drew: nothing fit the 4+
+    found = Reading.follow(_open((4, 4), ("2",)), _party(["2", "3", "3+", "4+"], [3, 3]))
+    assert found is not None
+    fits_four = {party_card_from_text(text) for text in ("4", "5", "4+", "5+", "P")}
+    assert found.slots[1] == (sum(1 << card for card in fits_four),) * 2 + (0,)  # the two kept cards, and the new one
+
+
+def test_a_party_turn_of_plus_cards_ended_by_a_card_or_a_quit() -> None:
+    found = Reading.follow(
+        _open((4, 4, 4), ("2",)), _party(["2", "3", "3+", "4", "4+"], [3, 2, 3], [False, False, True])
+    )
+    assert found is not None
+    assert found.slots[1] == (0, 0)  # 3+ then 4: played cards, no limit
+    fits_four = {party_card_from_text(text) for text in ("4", "5", "4+", "5+", "P")}
+    assert found.slots[2] == (sum(1 << card for card in fits_four),) * 3  # 4+, then quit on it
+
+
+def test_after_the_readers_own_plus_card_nobody_else_has_moved() -> None:
+    found = Reading.follow(_open((4, 4), ("2",)), _party(["2", "3+"], [3, 4]))
+    assert found is not None and found.slots[1] == (0, 0, 0, 0)
+    assert Reading.follow(_open((4, 4), ("2",)), _party(["2", "3+", "3"], [3, 3])) is None  # seat 1 cannot have moved
 
 
 def test_the_judge_carries_the_reading_from_decision_to_decision() -> None:

@@ -65,8 +65,6 @@ class LamaJudge:
     ) -> Callable[[random.Random], GameState]:
         """Determinisations of ``observation`` that follow the seat's :class:`Reading` of the other hands,
         carried in ``memory`` from the seat's earlier decisions."""
-        if observation["options"].get("edition") == "party":  # the reading knows the classic cards only
-            return lama_sampler(cast(LamaGame, game), observation)
         key = ("lama reading", observation["seat"])
         previous = memory.get(key)
         reading = Reading.follow(previous if isinstance(previous, Reading) else None, observation)

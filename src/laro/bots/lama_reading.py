@@ -13,6 +13,11 @@ to the discard pile, tell what each did. When the observations do not follow on 
 different table), the reading starts again from the round's deal, which is exact for the seat's first turn of
 a round; when nothing fits, the reading claims nothing.
 
+The Party Edition reads the same way with its own cards: what fits a top card is the engine's (the number and
+the next, their plus cards, the pink llama), and a plus card gives the one who played it another turn at once,
+so a seat's turn is a run of plus cards ended by a draw, a quit or one more card; after the reader's own plus
+card, nobody else has moved.
+
 >>> import laro
 >>> state = laro.get_game("lama").new_game(num_players=3, seed=5)
 >>> for move in ("draw", "draw"):
@@ -25,15 +30,37 @@ a round; when nothing fits, the reading claims nothing.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from laro.games.lama.cards import HAND_SIZE, NUM_KINDS, card_from_text
+from laro.games.lama.cards import (
+    HAND_SIZE,
+    NUM_KINDS,
+    NUM_PARTY_KINDS,
+    PINK,
+    PLUS,
+    RANK,
+    card_from_text,
+    party_card_from_text,
+)
+from laro.games.lama.party import PartyLamaState
+from laro.games.lama.state import LamaState
 
 __all__ = ["Reading"]
 
-_NEXT = tuple((card + 1) % NUM_KINDS for card in range(NUM_KINDS))
+
+def _fitting(packed: int) -> int:
+    """The values a packed legal mask lets follow, as one bit each."""
+    return sum(1 << card for card in range(NUM_PARTY_KINDS) if (packed >> (4 * card)) & 15)
+
+
+# per edition (party?), per top card: the values that may follow it, as the engine says
+_FITS = {
+    False: tuple(_fitting(LamaState.legal_masks[card]) for card in range(NUM_KINDS)),
+    True: tuple(_fitting(PartyLamaState.legal_masks[RANK[card]]) for card in range(NUM_PARTY_KINDS)),
+}
+_AGAIN = tuple(PLUS <= card < PINK for card in range(NUM_PARTY_KINDS))  # a plus card: another turn at once
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,13 +104,15 @@ class Reading:
         )
 
     def _advance(self, observation: Mapping[str, Any], first: int, since_deal: bool = False) -> Reading | None:
-        """Every seat still in moved once, in turn order from ``first`` (the reader itself, or the starter just
-        after the deal) up to the reader's turn: what each did."""
+        """Every seat still in took its turn, in turn order from ``first`` (the reader itself, or the starter
+        just after the deal) up to the reader's decision: what each did."""
         seat: int = observation["seat"]
         n = len(self.sizes)
         discard: list[str] = observation["discard_pile"]
         sizes: list[int] = observation["hand_sizes"]
         quit_flags: list[bool] = observation["quit"]
+        party = observation.get("options", {}).get("edition") == "party"
+        cards = [party_card_from_text(text) for text in discard] if party else list(map(card_from_text, discard))
         played = len(self.discard)
         slots = [list(masks) for masks in self.slots]
         order = [(first + k) % n for k in range(n)]
@@ -99,16 +128,20 @@ class Reading:
                 elif change != 1:
                     return None
                 slots[mover] = [0] * sizes[mover]
-            elif quit_flags[mover] and change == 0:  # quit: it held nothing that fit the top
-                _rule_out(slots[mover], discard[played - 1])
-            elif change == 1 and not quit_flags[mover]:  # drew: nothing fit, then one card more
-                _rule_out(slots[mover], discard[played - 1])
-                slots[mover].append(0)
-            elif change == -1 and not quit_flags[mover] and played < len(discard):  # played the next card down
-                _play(slots[mover], card_from_text(discard[played]))
-                played += 1
-            else:
+                if change == -1 and _AGAIN[cards[played - 1]]:
+                    break  # its plus card: its turn goes on, and nobody else has moved
+                continue
+            turn = _turn(cards[played:], change, quit_flags[mover])
+            if turn is None:
                 return None
+            count, drew = turn
+            for card in cards[played : played + count]:
+                _play(slots[mover], card)
+            played += count
+            if drew or quit_flags[mover]:  # it held nothing that fit the top: it drew one card more, or quit
+                _rule_out(slots[mover], _FITS[party][cards[played - 1]])
+                if drew:
+                    slots[mover].append(0)
         if played != len(discard) or any(len(slots[s]) != sizes[s] for s in range(n)):
             return None
         return Reading(
@@ -120,6 +153,23 @@ class Reading:
             scores=tuple(observation["scores"]),
             slots=tuple(tuple(masks) for masks in slots),
         )
+
+
+def _turn(added: Sequence[int], change: int, quit_: bool) -> tuple[int, bool] | None:
+    """Another seat's turn from its hand's ``change``, whether it quit, and the cards ``added`` to the discard
+    pile since (its own first): how many of them it played, and whether it drew; ``None`` if nothing fits.
+    A turn is a run of plus cards ended by a quit, a draw or one other card (classic turns: one card, or none);
+    a hand one card shorter played one card, or two plus cards and drew: the cards tell which."""
+    runs = 0
+    while runs < len(added) and _AGAIN[added[runs]]:
+        runs += 1
+    if quit_:
+        return (-change, False) if 0 <= -change <= runs else None
+    if 1 <= -change <= runs + 1 and -change <= len(added) and not _AGAIN[added[-change - 1]]:
+        return -change, False  # plus cards, then one other card
+    if 0 <= 1 - change <= runs:
+        return 1 - change, True  # plus cards (or none), then a draw
+    return None
 
 
 def _dealt(observation: Mapping[str, Any]) -> Reading:
@@ -136,12 +186,10 @@ def _dealt(observation: Mapping[str, Any]) -> Reading:
     )
 
 
-def _rule_out(masks: list[int], top_text: str) -> None:
-    """Nothing in the hand fits ``top``: no card is its value or the next."""
-    top = card_from_text(top_text)
-    ruled_out = (1 << top) | (1 << _NEXT[top])
+def _rule_out(masks: list[int], fitting: int) -> None:
+    """Nothing in the hand fits the top: no card is one of the ``fitting`` values (a mask)."""
     for k in range(len(masks)):
-        masks[k] |= ruled_out
+        masks[k] |= fitting
 
 
 def _play(masks: list[int], card: int) -> None:
