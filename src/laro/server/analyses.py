@@ -39,7 +39,7 @@ from concurrent.futures.process import BrokenProcessPool
 
 from laro.bots.analysis import ANALYSIS_FORMAT, AnalysisError, analyse, default_budget
 from laro.core import GameRecord, JSONDict, RecordError
-from laro.server.bot_pool import worker_processes
+from laro.server.bot_pool import close_workers, worker_processes
 from laro.server.records import record_of
 from laro.server.store import Store, StoreError
 from laro.server.tables import Refusal, Table
@@ -141,16 +141,17 @@ class Analyses:
         finally:
             self._pending.pop(flight, None)
 
-    def _restart(self) -> None:
+    def _restart(self, at_once: bool = False) -> None:
         executor, self._executor = self._executor, None
         if executor is not None:
-            executor.shutdown(wait=False, cancel_futures=True)
+            close_workers(executor, at_once)
 
     def pending(self) -> int:
         """Analyses waiting or running now."""
         return len(self._pending)
 
     def close(self) -> None:
+        """The server stops: the analyses under way are dropped, their worker ended now (see bot_pool's notes)."""
         for task in self._pending.values():
             task.cancel()
-        self._restart()
+        self._restart(at_once=True)

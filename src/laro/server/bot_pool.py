@@ -15,6 +15,12 @@ quick some of its moves are.
 
 ``workers=0`` decides in a thread of the server's own process instead (for tests and tiny servers).
 
+The workers share queues with the server, and with them named semaphores that Python's resource tracker lists
+until they are freed. When the server stops, :meth:`BotPool.close` ends the workers at once (a bot thinking then
+would have moved for a table nobody drives here any more) and waits until their queues are freed, so that the
+process may end without a word from the tracker about leaked semaphores — even with ``os._exit``, as a worker of
+``laro serve --workers`` does. A worker also ends by itself when the server's process dies, however it dies.
+
 >>> import asyncio
 >>> from laro.server.tables import Table
 >>> table, _ = Table.create("lama", 2, {}, {0: "random", 1: "random"}, seed=3)
@@ -45,7 +51,7 @@ from typing import Any
 from laro.core import JSONDict
 from laro.server.tables import BotTurn, Table
 
-__all__ = ["BotPool", "default_workers", "worker_processes"]
+__all__ = ["BotPool", "close_workers", "default_workers", "worker_processes"]
 
 NICE = 10  # how much lower the workers' priority is than the server's
 
@@ -55,12 +61,16 @@ def default_workers() -> int:
     return max(1, (os.cpu_count() or 1) - 1)
 
 
-def _lower_priority() -> None:  # pragma: no cover - runs in each worker process as it starts
+def _lower_priority(server: int) -> None:  # pragma: no cover - runs in each worker process as it starts
     with contextlib.suppress(OSError, AttributeError):
         os.nice(NICE)
     if sys.platform == "linux":  # a server killed outright (kill -9) takes its workers with it, not leaving them idle
         with contextlib.suppress(OSError, AttributeError):
             ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    if os.getppid() != server:
+        # the server died while this worker was starting, before the signal above was asked for: nobody would ever
+        # send it work, and it holds its own queues open, so it would wait for ever
+        os._exit(0)
 
 
 def worker_processes(workers: int, name: str) -> Executor:
@@ -69,7 +79,20 @@ def worker_processes(workers: int, name: str) -> Executor:
         return ThreadPoolExecutor(max_workers=1, thread_name_prefix=name)
     # spawned, not forked: the server's threads and sockets stay out of the workers
     context = multiprocessing.get_context("spawn")
-    return ProcessPoolExecutor(workers, mp_context=context, initializer=_lower_priority)
+    return ProcessPoolExecutor(workers, mp_context=context, initializer=_lower_priority, initargs=(os.getpid(),))
+
+
+def close_workers(executor: Executor, at_once: bool = False) -> None:
+    """Shut ``executor`` down, dropping the work that waits. ``at_once`` (the server stops): its worker processes
+    end now, with whatever they were doing, and this returns once they are gone and the queues they shared with
+    this process are freed (their semaphores unlinked), not later when the process exits."""
+    if not isinstance(executor, ProcessPoolExecutor):
+        executor.shutdown(wait=False, cancel_futures=True)
+        return
+    if at_once:
+        for process in list((executor._processes or {}).values()):  # the standard library has no public way yet
+            process.terminate()
+    executor.shutdown(wait=at_once, cancel_futures=True)
 
 
 def _ready() -> None:
@@ -115,7 +138,7 @@ class BotPool:
             try:
                 action, thought, seconds = await loop.run_in_executor(self._pool(), _decide, turn)
             except BrokenProcessPool:  # a worker died (killed, out of memory): start afresh, think once more
-                self.close()
+                self._restart()
                 action, thought, seconds = await loop.run_in_executor(self._pool(), _decide, turn)
         self._cost[key] = seconds if cost is None else (1 - _WEIGHT) * cost + _WEIGHT * seconds
         return table.bot_done(thought, action)
@@ -129,7 +152,11 @@ class BotPool:
         cost = self._cost.get((game, bot))
         return bot in NEVER_SEARCH and cost is not None and cost < INLINE_BELOW
 
-    def close(self) -> None:
+    def _restart(self, at_once: bool = False) -> None:
         executor, self._executor = self._executor, None
         if executor is not None:
-            executor.shutdown(wait=False, cancel_futures=True)
+            close_workers(executor, at_once)
+
+    def close(self) -> None:
+        """The server stops: end the workers now (see the module's notes)."""
+        self._restart(at_once=True)
