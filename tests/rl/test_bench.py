@@ -1,4 +1,5 @@
-"""``laro bench rl`` as a user runs it: the three engines measured in one run, with the ratios."""
+"""``laro bench rl`` as a user runs it: the engines measured in one run (the batched one in both editions), with
+the ratios."""
 
 from __future__ import annotations
 
@@ -33,7 +34,10 @@ def test_laro_bench_rl_prints_every_figure_and_the_ratios() -> None:
         "scalar engine via PettingZoo steps/s",
         "batched ÷ scalar via PettingZoo",
         "PettingZoo leduc_holdem_v4 steps/s",
+        "batched engine, Party Edition steps/s",
+        "batched Party ÷ classic",
         "B = 256, 3 players",
+        "edition=party, B = 256, 3 players",
     ):
         assert name in " ".join(out.split()), out
     assert "≥ 10×" in out and "measured now" in out
@@ -47,9 +51,12 @@ def test_the_json_figures_agree_with_each_other() -> None:
     assert batched["target"] == 3_000_000 and batched["value"] > 0 and scalar["value"] > 0
     assert ratio["ratio"] == pytest.approx(batched["value"] / scalar["value"])
     assert ratio["met"] == (ratio["ratio"] >= 10)
+    party = figures["batched engine, Party Edition steps/s"]
+    assert party["value"] > 0 and "games finished" in party["detail"]
+    assert figures["batched Party ÷ classic"]["ratio"] == pytest.approx(party["value"] / batched["value"])
 
 
 def test_the_pettingzoo_loop_counts_turns_of_whole_games() -> None:
     env = lama_v0.env(num_players=2)
     assert pettingzoo_turns_per_second(env, 0.1) > 100
-    assert len(bench_rl(seconds=0.05, batch=8, players=2)) == 5
+    assert len(bench_rl(seconds=0.05, batch=8, players=2)) == 7

@@ -2,30 +2,34 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 import numpy as np
 import numpy.typing as npt
 import pytest
 
 from laro.core import IllegalActionError, OptionError
-from laro.games.lama import GAME
-from laro.games.lama.cards import NUM_KINDS, count_of
+from laro.games.lama import DRAW, GAME, QUIT
+from laro.games.lama.cards import NUM_KINDS, NUM_PARTY_KINDS, PARTY_COPIES, PINK, PLUS, count_of
+from laro.games.lama.party import PartyLamaState
 from laro.games.lama.state import LamaState, deal_round
-from laro.rl.lama_encoding import LamaEncoding
+from laro.rl.spec import Table
 from laro.rl.vector import Deal, Dealer, VectorLama
 
 BASE_SEED = 1000
 
 
-def scalar_dealer(num_players: int) -> Dealer:
+def scalar_dealer(num_players: int, party: bool = False) -> Dealer:
     """The scalar engine's deals: game ``g`` of the batch is the scalar game of seed ``BASE_SEED + g``."""
+    kinds, cards = (NUM_PARTY_KINDS, PartyLamaState.cards) if party else (NUM_KINDS, LamaState.cards)
 
     def deal(games: npt.NDArray[np.int64], rounds: npt.NDArray[np.int64]) -> Deal:
-        hands = np.zeros((len(games), num_players, NUM_KINDS), dtype=np.int8)
+        hands = np.zeros((len(games), num_players, kinds), dtype=np.int8)
         rests, starters = [], []
         for i, (game, round_number) in enumerate(zip(games.tolist(), rounds.tolist(), strict=True)):
-            packed, rest, starter = deal_round(BASE_SEED + game, round_number, num_players)
+            packed, rest, starter = deal_round(BASE_SEED + game, round_number, num_players, cards)
             for seat, hand in enumerate(packed):
-                hands[i, seat] = [count_of(hand, card) for card in range(NUM_KINDS)]
+                hands[i, seat] = [count_of(hand, card) for card in range(kinds)]
             rests.append(rest)
             starters.append(starter)
         return hands, np.array(rests, dtype=np.int8), np.array(starters, dtype=np.int64)
@@ -33,30 +37,54 @@ def scalar_dealer(num_players: int) -> Dealer:
     return deal
 
 
+PARTY = {"edition": "party"}
+
+
 @pytest.mark.parametrize(
-    ("players", "options"),
-    [(2, {}), (3, {"next_round_starter": "ended_round"}), (4, {"end_score": 25}), (6, {"token_supply": "boxed"})],
+    ("players", "options", "seed", "policy"),
+    [
+        (2, {}, 2, "random"),
+        (3, {"next_round_starter": "ended_round"}, 3, "random"),
+        (4, {"end_score": 25}, 4, "eager"),
+        (5, {}, 5, "eager"),
+        (6, {"token_supply": "boxed"}, 6, "random"),
+        (2, PARTY, 12, "random"),
+        (2, {**PARTY, "end_score": 100}, 22, "eager"),
+        (3, {**PARTY, "next_round_starter": "ended_round"}, 13, "random"),
+        (4, PARTY, 14, "eager"),
+        (4, {**PARTY, "end_score": 60}, 24, "random"),
+        (5, {**PARTY, "token_supply": "boxed"}, 15, "eager"),
+        (6, {**PARTY, "end_score": 25}, 16, "random"),
+        (6, PARTY, 26, "eager"),
+    ],
 )
-def test_every_batched_game_is_the_scalar_game(players: int, options: dict[str, object]) -> None:
+def test_every_batched_game_is_the_scalar_game(
+    players: int, options: dict[str, object], seed: int, policy: str
+) -> None:
     batch = 48
-    engine = VectorLama(batch, players, options=options, dealer=scalar_dealer(players))
-    encoding = LamaEncoding(players)
+    party = options.get("edition") == "party"
+    engine = VectorLama(batch, players, options=options, dealer=scalar_dealer(players, party))
+    table = Table("lama", players, options)  # the environments' encoding and mask of this edition
     obs, mask = engine.reset()
+    assert obs.shape == (batch, table.observation_size) and mask.shape == (batch, table.num_actions)
     states: list[LamaState] = [GAME.new_game(players, seed=BASE_SEED + g, options=options) for g in range(batch)]
     next_game = batch
-    rng = np.random.default_rng(players)
+    rng = np.random.default_rng(seed)
     finished = 0
+    seen: Counter[str] = Counter()  # the Party Edition's rules that came up
     for _ in range(300):
         for g, state in enumerate(states):
             seat = state.current_player
-            assert engine.current[g] == seat
-            assert sorted(np.flatnonzero(mask[g]).tolist()) == [a.index for a in state.legal_actions()]
-            assert np.array_equal(obs[g], encoding.encode(state.observation(seat)))
+            assert seat is not None and engine.current[g] == seat
+            assert mask[g].tolist() == table.mask(state).astype(bool).tolist()
+            assert np.array_equal(obs[g], table.encode(state, seat))
             assert engine.scores[g].tolist() == list(state.scores)
-        actions = engine.random_actions(rng)
+        actions = engine.random_actions(rng) if policy == "random" else eager_actions(mask, rng)
         obs, mask, rewards, done = engine.step(actions)
         for g in range(batch):
-            after = states[g].apply(int(actions[g]))
+            before = states[g]
+            after = before.apply(int(actions[g]))
+            _count_party_rules(seen, before, after, int(actions[g]))
             assert bool(done[g]) == after.is_over
             if after.is_over:
                 share = [1 / len(after.winners) if s in after.winners else 0.0 for s in range(players)]
@@ -68,33 +96,70 @@ def test_every_batched_game_is_the_scalar_game(players: int, options: dict[str, 
             else:
                 assert not rewards[g].any()
             states[g] = after
-    assert finished > 3 * batch and engine.games_finished == finished
+    assert finished >= batch and engine.games_finished == finished
+    if party:  # every rule of the edition came up, many times over: random play keeps the pink llama in hands
+        # more often, eager play empties hands and returns pink tokens
+        assert min(seen["another turn"], seen["pink llama played"]) >= 10, seen
+        assert seen["pink llama held" if policy == "random" else "pink token returned"] >= 10, seen
 
 
-def test_an_illegal_action_is_refused_and_changes_nothing() -> None:
-    engine = VectorLama(4, 3, seed=2)
+def eager_actions(mask: npt.NDArray[np.bool_], rng: np.random.Generator) -> npt.NDArray[np.int64]:
+    """Mostly a card when one may be played (drawing and quitting 50 times less likely than each play), so that
+    hands are emptied and tokens returned far more often than by random actions."""
+    weights = mask * np.where(np.isin(np.arange(mask.shape[1]), (DRAW.index, QUIT.index)), 1.0, 50.0)
+    cumulative = weights.cumsum(axis=1)
+    chosen: npt.NDArray[np.int64] = (cumulative < rng.random(len(mask))[:, None] * cumulative[:, -1:]).sum(axis=1)
+    return chosen
+
+
+def _count_party_rules(seen: Counter[str], before: LamaState, after: LamaState, action: int) -> None:
+    card = GAME.action_from_index(action).card
+    if card is not None and PLUS <= card < PINK and after.round == before.round and not after.is_over:
+        seen["another turn"] += after.current_player == before.current_player
+    seen["pink llama played"] += card == PINK
+    result = after.last_round
+    if result is not None and result is not before.last_round:
+        seen["pink llama held"] += sum(count_of(hand, PINK) for hand in result.hands)
+        seen["pink token returned"] += result.returned == 20
+
+
+@pytest.mark.parametrize("options", [{}, PARTY])
+def test_an_illegal_action_is_refused_and_changes_nothing(options: dict[str, object]) -> None:
+    engine = VectorLama(4, 3, seed=2, options=options)
     _, mask = engine.reset()
     before = engine.hands.copy(), engine.current.copy()
     actions = np.argmax(mask, axis=1)
     actions[2] = int(np.flatnonzero(~mask[2])[0])
     with pytest.raises(IllegalActionError, match="not legal in game 2; its legal action indices are"):
         engine.step(actions)
+    actions[2] = engine.num_actions  # past the edition's actions
+    with pytest.raises(IllegalActionError, match=f"action {engine.num_actions} is not legal in game 2"):
+        engine.step(actions)
     with pytest.raises(IllegalActionError, match="one action per game"):
         engine.step(actions[:3])
     assert np.array_equal(engine.hands, before[0]) and np.array_equal(engine.current, before[1])
 
 
-def test_the_default_dealer_deals_whole_decks() -> None:
-    engine = VectorLama(64, 5, seed=3)
+def test_the_classic_game_has_no_party_actions() -> None:
+    engine = VectorLama(4, 3, seed=2)
     engine.reset()
-    cards = engine.hands.sum(axis=1) + np.stack([np.bincount(d, minlength=NUM_KINDS) for d in engine.deck])
-    assert (cards == 8).all() and (engine.sizes == 6).all()
+    with pytest.raises(IllegalActionError, match="action 15 is not legal in game 0"):
+        engine.step(np.full(4, 15))
 
 
-def test_the_batched_engine_refuses_what_it_does_not_play() -> None:
-    with pytest.raises(OptionError, match="classic game, not the party edition"):
-        VectorLama(4, 3, options={"edition": "party"})
+@pytest.mark.parametrize(("options", "copies"), [({}, [8] * NUM_KINDS), (PARTY, list(PARTY_COPIES))])
+def test_the_default_dealer_deals_whole_decks(options: dict[str, object], copies: list[int]) -> None:
+    engine = VectorLama(64, 5, seed=3, options=options)
+    engine.reset()
+    kinds = len(copies)
+    cards = engine.hands.sum(axis=1) + np.stack([np.bincount(d, minlength=kinds) for d in engine.deck])
+    assert (cards == copies).all() and (engine.sizes == 6).all()
+
+
+def test_the_batched_engine_refuses_bad_options() -> None:
+    with pytest.raises(OptionError, match="edition"):
+        VectorLama(4, 3, options={"edition": "deluxe"})
     with pytest.raises(OptionError, match="2 to 6 players"):
-        VectorLama(4, 7)
+        VectorLama(4, 7, options=PARTY)
     with pytest.raises(OptionError, match="unknown option"):
         VectorLama(4, 3, options={"colour": "red"})

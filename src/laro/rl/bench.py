@@ -1,5 +1,6 @@
 """``laro bench rl``: the batched engine against the scalar engine stepped through PettingZoo, and PettingZoo's
-own classic card environment, all measured in the same run on one core.
+own classic card environment, all measured in the same run on one core; and the batched engine playing the Party
+Edition, against its classic game measured just before.
 
 The PettingZoo figures are measured the way PettingZoo's ``performance_benchmark`` measures an environment: every
 agent stepped through ``agent_iter``/``last``, a uniformly random action from the mask, a reset when every agent
@@ -9,8 +10,9 @@ Every figure is per second of this process's CPU time (``time.process_time``), s
 core even while other work shares the machine; nothing here runs on more than one thread.
 
 >>> figures = bench_rl(seconds=0.05, batch=64, players=3)
->>> [figure.name for figure in figures][:2]
-['batched engine steps/s', 'scalar engine via PettingZoo steps/s']
+>>> [figure.name for figure in figures][:5]
+['batched engine steps/s', 'scalar engine via PettingZoo steps/s', 'batched ÷ scalar via PettingZoo',
+ 'batched engine, Party Edition steps/s', 'batched Party ÷ classic']
 """
 
 from __future__ import annotations
@@ -73,9 +75,11 @@ def pettingzoo_turns_per_second(env: Any, seconds: float, seed: int = 0) -> floa
             return turns / elapsed
 
 
-def batched_steps_per_second(batch: int, players: int, seconds: float, seed: int = 0) -> tuple[float, int]:
+def batched_steps_per_second(
+    batch: int, players: int, seconds: float, seed: int = 0, options: dict[str, Any] | None = None
+) -> tuple[float, int]:
     """Game steps per second of :class:`VectorLama` (``batch`` games, random legal actions), and games finished."""
-    engine = VectorLama(batch, players, seed=seed)
+    engine = VectorLama(batch, players, seed=seed, options=options)
     engine.reset()
     rng = np.random.default_rng(seed)
     for _ in range(10):  # warm-up
@@ -107,6 +111,8 @@ def bench_rl(
     say = progress or (lambda _: None)
     say(f"batched engine: {batch} games of {players} players")
     batched, finished = batched_steps_per_second(batch, players, seconds)
+    say(f"batched engine, Party Edition: {batch} games of {players} players")
+    party, party_finished = batched_steps_per_second(batch, players, seconds, options={"edition": "party"})
     say(f"scalar engine through PettingZoo's AEC API ({players} players)")
     scalar = pettingzoo_turns_per_second(lama_v0.env(num_players=players), seconds)
     figures = [
@@ -129,6 +135,19 @@ def bench_rl(
             baseline="scalar engine via PettingZoo",
             ratio=batched / scalar,
             target_ratio=TARGET_RATIO,
+        ),
+        RLFigure(
+            "batched engine, Party Edition steps/s",
+            party,
+            f"laro.rl.vector with edition=party, B = {batch}, {players} players, random legal actions, observations "
+            f"and masks; {party_finished:,} games finished",
+        ),
+        RLFigure(
+            "batched Party ÷ classic",
+            party / batched,
+            "the Party Edition's batched steps against the classic game's, both above",
+            baseline="batched engine steps/s",
+            ratio=party / batched,
         ),
     ]
     leduc = _leduc()
