@@ -1,6 +1,7 @@
 """Several ``laro serve`` processes on one PostgreSQL database, as one server: clients of one table spread over
 them see each other's moves; the process that drives a table's bots can be killed (``kill -9``) and another takes
-its lease over and plays on; a stopped process hands its tables over and its clients reconnect to the others; a
+its lease over and plays on; the processes share the driving of the tables, and a killed process's tables are
+spread over the survivors; a stopped process hands its tables over and its clients reconnect to the others; a
 process whose notifications were lost (its listening connection dropped) catches up by seq."""
 
 from __future__ import annotations
@@ -8,13 +9,14 @@ from __future__ import annotations
 import asyncio
 import random
 import time
+from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
 import psycopg
 import pytest
 from tests.server.client import Api, Client, Closed, Created, some_moves
-from tests.server.cluster_support import database, driving_pid, replay, url  # noqa: F401  (a fixture)
+from tests.server.cluster_support import TAKEOVER, database, driving_pid, replay, url  # noqa: F401  (a fixture)
 from tests.server.server_process import ServerProcess
 
 pytestmark = pytest.mark.slow
@@ -28,6 +30,26 @@ def _driver(dsn: str, table_id: str, servers: list[ServerProcess]) -> ServerProc
     """The server that holds the table's lease."""
     by_pid = {server.process.pid: server for server in servers if server.process is not None}
     return by_pid[driving_pid(dsn, table_id, set(by_pid))]
+
+
+def _holders(dsn: str) -> dict[str, int]:
+    """Every table's lease holder, as its process id."""
+    with psycopg.connect(dsn, autocommit=True) as con:
+        rows = con.execute("SELECT table_id, holder FROM laro_leases").fetchall()
+    return {str(table_id): int(str(holder).split(":")[-2]) for table_id, holder in rows}
+
+
+def _acknowledged(clients: list[Client], events: list[dict[str, Any]]) -> int:
+    """How many actions the clients saw acknowledged, each checked against the store: none was lost."""
+    stored = {event["seq"]: event for event in events}
+    acknowledged = 0
+    for client in clients:
+        for message in client.messages:
+            for entry in message.get("log", []):
+                if entry["type"] == "act":
+                    assert stored[entry["seq"]]["seat"] == entry["seat"]
+                    acknowledged += 1
+    return acknowledged
 
 
 async def _play_spread(servers: list[ServerProcess], created: Created, seed: int) -> list[Client]:
@@ -95,18 +117,59 @@ def test_killing_the_driver_of_a_table_with_bots_loses_nothing(
 
     killed_at, clients = asyncio.run(play())
     events = replay(database, created.id)  # the game finished, every move legal in its turn: no bot moved twice
-    stored = {event["seq"]: event for event in events}
-    acknowledged = 0
-    for client in clients:  # no acknowledged action lost: what a client saw in the log is what the store holds
-        for message in client.messages:
-            for entry in message.get("log", []):
-                if entry["type"] == "act":
-                    assert stored[entry["seq"]]["seat"] == entry["seat"]
-                    acknowledged += 1
-    assert acknowledged > len(events)
+    assert _acknowledged(clients, events) > len(events)  # what a client saw in the log is what the store holds
     after = [e for e in events if e.get("time", 0) > time.time() - (time.monotonic() - killed_at)]
     assert any(e["type"] == "act" and e["seat"] in (2, 3) for e in after), "no bot moved after the kill"
     assert "lease taken over" in "".join(server.log_text() for server in others)
+
+
+def test_the_processes_share_the_tables_and_a_killed_ones_are_spread_over_the_survivors(
+    database: str,  # noqa: F811
+    server_factory: Callable[..., ServerProcess],
+) -> None:
+    servers = _servers(server_factory, database, bot_delay=0.02)
+    pids = [server.process.pid for server in servers]  # type: ignore[union-attr]
+    # every table made by one process, yet each process drives its share: two of the six
+    made = [Api(servers[0].base).seated("lama", 4, bots={2: "heuristic", 3: "heuristic"}, seed=n) for n in range(6)]
+    ids = {created.id for created in made}
+    deadline = time.monotonic() + TAKEOVER
+    while sorted(Counter(_holders(database).values()).values()) != [2, 2, 2]:
+        assert time.monotonic() < deadline, f"the tables are not shared: {Counter(_holders(database).values())}"
+        time.sleep(0.05)
+    killed, survivors = servers[2], {pids[0], pids[1]}
+    orphans = {table_id for table_id, pid in _holders(database).items() if pid == pids[2]}
+
+    async def play() -> tuple[list[Client], dict[str, int]]:
+        clients = [  # the people of each table are on the two processes that stay
+            await Client.connect(servers[seat].ws_base, created.id, created.tokens[seat], name=f"seat {seat}")
+            for created in made
+            for seat in (0, 1)
+        ]
+        playing = asyncio.gather(*(client.play(random.Random(n)) for n, client in enumerate(clients)))
+        while min(client.seq for client in clients) <= 12:  # every game under way, with bots to move
+            await asyncio.sleep(0.01)
+        killed.kill()
+        taken: dict[str, int] = {}  # each orphaned table -> the survivor that drives it first
+        deadline = time.monotonic() + 2 * TAKEOVER
+        while set(taken) != orphans:
+            assert time.monotonic() < deadline, f"orphaned tables {sorted(orphans - set(taken))} were not taken"
+            holders = await asyncio.to_thread(_holders, database)
+            taken.update((t, pid) for t, pid in holders.items() if t in orphans and t not in taken and pid in survivors)
+            await asyncio.sleep(0.05)
+        await playing
+        for client in clients:
+            await client.close()
+        return clients, taken
+
+    clients, taken = asyncio.run(play())
+    assert set(taken.values()) == survivors, f"the orphans all went to one process: {taken}"
+    for n, created in enumerate(made):  # every game finished, every move in its turn; no acknowledged action lost
+        events = replay(database, created.id)
+        assert _acknowledged(clients[2 * n : 2 * n + 2], events) > len(events)
+        final = clients[2 * n].state
+        assert final is not None and final["seq"] == events[-1]["seq"]
+    assert orphans <= ids and len(orphans) == 2
+    assert "lease taken over" in "".join(server.log_text() for server in servers)
 
 
 def test_a_stopped_process_hands_over_and_its_clients_reconnect_elsewhere(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from laro.server.leases import LEASE_SECONDS, Lease, beat_every, holds, plan_leases
+from laro.server.leases import LEASE_SECONDS, Lease, beat_every, fair_share, holds, plan_leases
 
 
 def test_a_process_renews_its_own_leases_and_leaves_the_others_alone() -> None:
@@ -37,3 +37,57 @@ def test_an_own_expired_lease_is_claimed_again_not_renewed() -> None:
 
 def test_the_heartbeat_renews_three_times_a_lease() -> None:
     assert beat_every(LEASE_SECONDS) * 3 == LEASE_SECONDS
+
+
+# -- sharing the driving fairly ------------------------------------------------------------------------------------
+
+TABLES = [f"t{n}" for n in range(7)]
+
+
+def test_the_fair_share_is_the_tables_divided_by_the_live_processes_rounded_up() -> None:
+    assert [fair_share(7, n) for n in (1, 2, 3, 7, 8)] == [7, 4, 3, 1, 1]
+    assert fair_share(0, 3) == 0
+    assert fair_share(4, 0) == 4  # nobody known alive: the process itself counts
+
+
+def test_orphans_are_claimed_only_up_to_the_fair_share() -> None:
+    leases = {"t0": Lease("t0", "a", 10.0), "t1": Lease("t1", "b", 10.0)}
+    plan = plan_leases("a", TABLES, leases, now=5.0, processes=["a", "b", "c"])
+    assert plan.renew == ["t0"]
+    assert plan.claim == ["t2", "t3"]  # a share of 3: one held, two claimed; the others are left to b and c
+
+
+def test_the_process_itself_counts_among_the_live_ones_even_unnamed() -> None:
+    plan = plan_leases("a", TABLES, {}, now=0.0, processes=["b"])
+    assert plan.claim == TABLES[:4]
+
+
+def test_a_dead_processs_tables_end_up_spread_over_the_survivors() -> None:
+    """Three processes drive two tables each; c dies. Its leases expire with its heartbeat, and a and b, each beating
+    in turn (each reading what the other claimed), take one orphan each."""
+    leases = {t: Lease(t, holder, 3.0) for t, holder in zip(TABLES[:6], "aabbcc", strict=True)}
+    now = 3.5  # c stopped renewing; a and b renewed at 3.0 until 6.0
+    leases.update({t: Lease(t, lease.holder, 6.0) for t, lease in leases.items() if lease.holder != "c"})
+    first = plan_leases("a", TABLES[:6], leases, now, processes=["a", "b"])
+    assert first.claim == ["t4"]  # a share of 3
+    leases["t4"] = Lease("t4", "a", now + 3)
+    second = plan_leases("b", TABLES[:6], leases, now, processes=["a", "b"])
+    assert second.claim == ["t5"]
+    assert not first.hand_over and not second.hand_over
+
+
+def test_a_process_above_its_share_hands_the_surplus_over_among_its_quiet_tables() -> None:
+    leases = {t: Lease(t, "a", 10.0) for t in TABLES[:6]}
+    plan = plan_leases("a", TABLES[:6], leases, now=5.0, processes=["a", "b", "c"])
+    assert plan.hand_over == ["t2", "t3", "t4", "t5"] and plan.renew == ["t0", "t1"]  # a share of 2
+    busy = plan_leases("a", TABLES[:6], leases, now=5.0, processes=["a", "b", "c"], quiet={"t0", "t1"})
+    assert busy.hand_over == ["t0", "t1"]  # the others have a bot thinking: they wait for a later heartbeat
+    assert busy.claim == [] and busy.release == []
+    none = plan_leases("a", TABLES[:6], leases, now=5.0, processes=["a", "b", "c"], quiet=set())
+    assert none.hand_over == [] and len(none.renew) == 6
+
+
+def test_a_process_at_its_share_keeps_its_tables() -> None:
+    leases = {"t0": Lease("t0", "a", 10.0), "t1": Lease("t1", "a", 10.0), "t2": Lease("t2", "b", 10.0)}
+    plan = plan_leases("a", ["t0", "t1", "t2"], leases, now=5.0, processes=["a", "b"])
+    assert plan.hand_over == [] and plan.renew == ["t0", "t1"] and plan.claim == []

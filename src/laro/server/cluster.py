@@ -10,8 +10,11 @@ and reads what it missed.
 Exactly one process drives a table (its bots, its clocks, its expiry): the holder of its lease
 (:mod:`laro.server.leases`). A process renews its leases every heartbeat, lets go of those it lost, and claims the
 leases of tables that have none or whose holder stopped renewing (a process killed): within
-``lease_seconds`` and a heartbeat, another process drives the table on. On shutdown a process hands its leases
-over at once (deletes them), so the others take its tables at their next heartbeat.
+``lease_seconds`` and a heartbeat, another process drives the table on. The processes share the tables fairly:
+each renews its own row among the processes alive with its leases, claims no more than its fair share (a table
+made here too: beyond its share, the others claim it at their heartbeat), and hands its surplus over at a
+quiet moment of each table. On shutdown a process hands all its leases over at once (deletes them), so the
+others take its tables at their next heartbeat.
 
 Who is connected to which seat is shared the same way (``laro_presence``): a player connected to another process
 is present here too, so no process takes them for away.
@@ -29,7 +32,7 @@ import time
 from collections.abc import Callable
 
 from laro.core import JSONDict
-from laro.server.leases import LEASE_SECONDS, Lease, beat_every, plan_leases
+from laro.server.leases import LEASE_SECONDS, Lease, beat_every, fair_share, plan_leases
 from laro.server.sharing import SharedHub
 from laro.server.store import PostgresStore, StoreError
 from laro.server.store.postgres import NOTIFY_CHANNEL
@@ -68,6 +71,7 @@ class Cluster:
         self.lease_seconds = lease_seconds
         self.clock = clock
         self.held: set[str] = set()
+        self.processes: set[str] = {self.me}  # the processes alive at the last heartbeat
         self._tasks: list[asyncio.Task[None]] = []
         self._presence: dict[tuple[str, int], int] = {}  # presence to write: (table, seat) -> connections here
         self._presence_due = asyncio.Event()
@@ -113,6 +117,8 @@ class Cluster:
         return table_id in self.held
 
     async def claim(self, table_id: str) -> None:
+        if len(self.held) >= fair_share(len(self.hub.table_ids()), len(self.processes)):
+            return  # this process drives its share: one of the others claims the table at its heartbeat
         now = self.clock()
         if await self.db.claim(self.me, [table_id], now, now + self.lease_seconds):
             self.held.add(table_id)
@@ -188,7 +194,8 @@ class Cluster:
             await asyncio.sleep(beat_every(self.lease_seconds))
 
     async def beat(self) -> None:
-        """Renew this process's leases, let go of the ones lost, release those of tables over, claim orphans."""
+        """Renew this process's leases, let go of the ones lost, release those of tables over, hand over those
+        beyond its fair share, claim orphans up to it."""
         now = self.clock()
         until = now + self.lease_seconds
         kept = set(await self.db.renew(self.me, until))
@@ -198,10 +205,14 @@ class Cluster:
             self.hub.metrics.lease_changes.labels("lost").inc()
         self.held &= kept
         leases = {row[0]: Lease(*row) for row in await self.db.leases()}
-        plan = plan_leases(self.me, self.hub.table_ids(), leases, now)
+        self.processes = set(await self.db.processes(now)) | {self.me}
+        quiet = {table_id for table_id in self.held if self.hub.quiet(table_id)}
+        plan = plan_leases(self.me, self.hub.table_ids(), leases, now, self.processes, quiet)
         if plan.release:
             await self.db.release(self.me, plan.release)
             self.held -= set(plan.release)
+        if plan.hand_over:
+            await self._hand_over(plan.hand_over)
         for table_id in await self.db.claim(self.me, plan.claim, now, until):
             before = leases.get(table_id)
             resume = before is not None and before.holder != self.me  # its driver stopped renewing: it died
@@ -211,6 +222,26 @@ class Cluster:
             self.hub.metrics.lease_changes.labels("won").inc()
             await self.hub.take_over(table_id, resume)
         await self._refresh_presence()
+
+    async def _hand_over(self, table_ids: list[str]) -> None:
+        """Let go of tables beyond this process's share, each only while nothing is under way for it (checked
+        again here, and let go of at once), then delete their leases for another process to claim."""
+        moving = [table_id for table_id in table_ids if table_id in self.held and self.hub.quiet(table_id)]
+        for table_id in moving:
+            self.held.discard(table_id)
+            self.hub.let_go(table_id)
+        if not moving:
+            return
+        try:
+            await self.db.release(self.me, moving)
+        except StoreError as error:  # still this process's leases: drive them on
+            log.warning("leases not handed over: %s", error)
+            for table_id in moving:
+                self.held.add(table_id)
+                await self.hub.take_over(table_id, resume=False)
+            return
+        log.info("handed over %d tables, beyond this process's share, to the others", len(moving))
+        self.hub.metrics.lease_changes.labels("handed_over").inc(len(moving))
 
     async def _write_presence(self) -> None:
         """Write the connections of each seat here, the newest count of each only, one at a time (in order)."""

@@ -60,6 +60,7 @@ class LiveTable:
     address: str | None = None  # who made it (in memory only: after a restart, nobody)
     local: dict[int, int] = field(default_factory=dict)  # seat -> its connections to this process
     remote: dict[int, int] = field(default_factory=dict)  # seat -> its connections to the other processes
+    moving: bool = False  # a bot of the table is deciding, or its move being stored
 
     def halt(self) -> None:
         """Stop the table's bots and clocks here (until they are scheduled again)."""
@@ -542,6 +543,7 @@ class Hub:
             await asyncio.sleep(self.bot_delay)
             if table.paused(self.clock()):
                 return  # the round's end is shown: the timer wakes the bots when it is over
+            live.moving = True
             try:
                 # a searching bot thinks for a while: in a worker process, so the server keeps serving
                 event = await self.bots.decide(table, table.bot_turn())
@@ -551,6 +553,8 @@ class Hub:
             except StoreError as error:
                 log.error("table %s: the store refused a bot move: %s", table.meta.id, error)
                 await asyncio.sleep(1.0)
+            finally:
+                live.moving = False
 
 
 def next_wake(table: Table, now: float, away_after: float = AWAY_AFTER) -> float | None:

@@ -5,7 +5,8 @@ Figures: ``laro_tables{status="open"|"running"}`` (read from the hub when scrape
 (WebSockets open), ``laro_actions_total`` (actions stored, by people and bots), ``laro_action_seconds`` (a
 histogram: a change, from checking it to telling everyone, the store's commit included) and
 ``laro_store_errors_total``; with several processes on one store, ``laro_lease_changes_total{change="won"|"lost"|
-"released"}`` (leases of tables this process took, lost to another process, or handed over when stopping).
+"released"|"handed_over"}`` (leases of tables this process took, lost to another process, handed over when
+stopping, or handed over to the others because this process drove more than its fair share).
 
 >>> metrics = Metrics(lambda: {"open": 2, "running": 1})
 >>> metrics.actions.inc()
@@ -53,11 +54,11 @@ class Metrics:
         self.store_errors = Counter("laro_store_errors", "Changes the store refused or failed", registry=self.registry)
         self.lease_changes = Counter(
             "laro_lease_changes",
-            "Table leases this process won, lost to another process, or released when stopping",
+            "Table leases this process won, lost to another process, released when stopping, or handed over to share",
             ["change"],
             registry=self.registry,
         )
-        for change in ("won", "lost", "released"):
+        for change in ("won", "lost", "released", "handed_over"):
             self.lease_changes.labels(change)  # each shows from the start, at 0
 
     def render(self) -> bytes:

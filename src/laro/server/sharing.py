@@ -34,7 +34,7 @@ class Peers(Protocol):
         """True while this process holds the table's lease: it plays the table's bots and runs its clocks."""
 
     async def claim(self, table_id: str) -> None:
-        """Drive a table made here, at once."""
+        """Drive a table made here, at once if this process drives fewer than its fair share of the tables."""
 
     def present(self, table_id: str, seat: int, connections: int) -> None:
         """This process now holds ``connections`` connections of the seat (the others are told)."""
@@ -156,6 +156,12 @@ class SharedHub(Hub):
         live = self._live.get(table_id)
         if live is not None and not live.table.over:
             await self._drive(live, resume)
+
+    def quiet(self, table_id: str) -> bool:
+        """True if nothing is under way for the table here (no bot deciding or moving, no change being stored):
+        another process may take its driving over now without anything left half-done."""
+        live = self._live.get(table_id)
+        return live is None or not (live.moving or live.lock.locked())
 
     def let_go(self, table_id: str) -> None:
         """Another process drives the table now: stop its bots and clocks here."""

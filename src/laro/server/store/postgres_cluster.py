@@ -10,8 +10,10 @@
   expired lease at once, exactly one gets it.
 - **Presence** (``laro_presence``: ``process``, ``table_id``, ``seat``, ``connections``, ``expires``): how many
   connections each process holds for each seat, renewed with the leases; a dead process's rows expire with them.
+- **Processes** (``laro_processes``: ``process``, ``expires``): the processes alive, each renewing its row with its
+  leases, so that each knows how many share the driving of the tables (:func:`laro.server.leases.fair_share`).
 
-The two tables are created if missing (``IF NOT EXISTS``): a store written before them opens as it was.
+The three tables are created if missing (``IF NOT EXISTS``): a store written before them opens as it was.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ __all__ = ["LISTENER_NAME", "PRESENCE_CHANNEL", "PostgresCluster"]
 log = logging.getLogger("laro.server.cluster")
 
 PRESENCE_CHANNEL = "laro_presence"
+_FORGET_AFTER = 600.0  # seconds after its heartbeat ran out that a dead process's row is deleted
 LISTENER_NAME = "laro-listener"  # starts the listening connection's application_name (seen in pg_stat_activity)
 
 _SCHEMA = [
@@ -47,6 +50,10 @@ _SCHEMA = [
         connections integer NOT NULL,
         expires double precision NOT NULL,
         PRIMARY KEY (process, table_id, seat)
+    )""",
+    """CREATE TABLE IF NOT EXISTS laro_processes (
+        process text PRIMARY KEY,
+        expires double precision NOT NULL
     )""",
 ]
 
@@ -66,7 +73,7 @@ class PostgresCluster:
         self.store = store
 
     async def prepare(self) -> None:
-        """Create the lease and presence tables if they are missing."""
+        """Create the lease, presence and process tables if they are missing."""
         async with self.store._connection("prepare the cluster tables") as con, con.transaction():
             await con.execute("SELECT pg_advisory_xact_lock(%s)", (0x6C61726F_636C7573,))
             for statement in _SCHEMA:
@@ -133,8 +140,15 @@ class PostgresCluster:
             return [str(row[0]) for row in await cursor.fetchall()]
 
     async def renew(self, me: str, until: float) -> list[str]:
-        """Extend every lease ``me`` still holds (and its presence rows); the ids of the tables it holds."""
+        """Extend every lease ``me`` still holds (and its presence rows, and its own row among the processes alive);
+        the ids of the tables it holds."""
         async with self.store._connection("renew leases") as con:
+            await con.execute(
+                "INSERT INTO laro_processes (process, expires) VALUES (%s, %s)"
+                " ON CONFLICT (process) DO UPDATE SET expires = excluded.expires",
+                (me, until),
+            )
+            await con.execute("DELETE FROM laro_processes WHERE expires < %s", (until - _FORGET_AFTER,))
             await con.execute("UPDATE laro_presence SET expires = %s WHERE process = %s", (until, me))
             cursor = await con.execute(
                 "UPDATE laro_leases SET expires = %s WHERE holder = %s RETURNING table_id", (until, me)
@@ -142,14 +156,21 @@ class PostgresCluster:
             return [str(row[0]) for row in await cursor.fetchall()]
 
     async def release(self, me: str, table_ids: list[str] | None = None) -> None:
-        """Give up leases of ``me`` (all of them by default, and then its presence rows too): another process may
-        claim them at once."""
+        """Give up leases of ``me`` (all of them by default, and then its presence rows and its row among the
+        processes alive too: it stops): another process may claim them at once."""
         async with self.store._connection("release leases") as con:
             if table_ids is None:
                 await con.execute("DELETE FROM laro_leases WHERE holder = %s", (me,))
                 await con.execute("DELETE FROM laro_presence WHERE process = %s", (me,))
+                await con.execute("DELETE FROM laro_processes WHERE process = %s", (me,))
             elif table_ids:
                 await con.execute("DELETE FROM laro_leases WHERE holder = %s AND table_id = ANY(%s)", (me, table_ids))
+
+    async def processes(self, now: float) -> list[str]:
+        """The processes alive at ``now``: those whose heartbeat has not run out."""
+        async with self.store._connection("read the processes") as con:
+            cursor = await con.execute("SELECT process FROM laro_processes WHERE expires > %s", (now,))
+            return [str(row[0]) for row in await cursor.fetchall()]
 
     # -- presence ---------------------------------------------------------------------------------------------
 
