@@ -15,7 +15,7 @@ from typing import Any
 
 import psycopg
 import pytest
-from tests.server.client import Api, Client, Closed, Created, some_moves
+from tests.server.client import Api, Client, Closed, Created, play_table, some_moves
 from tests.server.cluster_support import TAKEOVER, database, driving_pid, replay, url  # noqa: F401  (a fixture)
 from tests.server.server_process import ServerProcess
 
@@ -170,6 +170,24 @@ def test_the_processes_share_the_tables_and_a_killed_ones_are_spread_over_the_su
         assert final is not None and final["seq"] == events[-1]["seq"]
     assert orphans <= ids and len(orphans) == 2
     assert "lease taken over" in "".join(server.log_text() for server in servers)
+
+
+def test_a_store_made_before_the_processes_were_listed_is_served_as_it_was(
+    database: str,  # noqa: F811
+    server_factory: Callable[..., ServerProcess],
+) -> None:
+    server = server_factory(db=url(database))
+    created = Api(server.base).seated("lama", 3, bots={2: "heuristic"}, seed=9)
+    server.stop()
+    with psycopg.connect(database, autocommit=True) as con:  # as an earlier laro left it
+        con.execute("DROP TABLE laro_processes")
+    server.start()
+    players, _ = asyncio.run(play_table(server.ws_base, created, random.Random(9)))
+    assert players[0].state is not None and players[0].state["table"]["status"] == "over"
+    replay(database, created.id)
+    with psycopg.connect(database, autocommit=True) as con:
+        alive = con.execute("SELECT process FROM laro_processes").fetchall()
+    assert [int(str(name).split(":")[-2]) for (name,) in alive] == [server.process.pid]  # type: ignore[union-attr]
 
 
 def test_a_stopped_process_hands_over_and_its_clients_reconnect_elsewhere(
