@@ -1,5 +1,6 @@
 """L.A.M.A. as an OpenSpiel Python game, ``python_laro_lama``: load it with ``pyspiel.load_game`` once this module
-is imported (``laro.rl.spiel`` imports both games).
+is imported (``laro.rl.spiel`` imports both games). Its parameter ``edition`` chooses the classic game or the Party
+Edition (``"party"``: 14 card kinds, 16 distinct actions, another turn after a plus card, the pink llama).
 
 Chance is explicit (``EXPLICIT_STOCHASTIC``), the way OpenSpiel's card games deal: at the start of each round a
 chance node deals each card of the hands, seat by seat, then the first card of the discard pile, each outcome a
@@ -13,6 +14,9 @@ scalar engine's (``laro.games.lama``): this module deals, the engine plays.
 >>> state = game.new_initial_state()
 >>> state.is_chance_node(), len(state.chance_outcomes())  # the starting seat
 (True, 3)
+>>> party = pyspiel.load_game("python_laro_lama", {"players": 3, "edition": "party"})
+>>> party.num_distinct_actions(), party.max_chance_outcomes(), party.observation_tensor_size()
+(16, 14, 61)
 """
 
 from __future__ import annotations
@@ -24,38 +28,47 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from laro.games.lama import ACTIONS, CARD_TEXT, DRAW, GAME, LamaState
-from laro.games.lama.cards import COPIES, HAND_SIZE, NUM_KINDS
+from laro.games.lama import CARD_TEXT, DRAW, GAME, LamaState
+from laro.games.lama.actions import ALL_ACTIONS
+from laro.games.lama.cards import ALL_CARD_TEXT, COPIES, DECK, HAND_SIZE, NUM_KINDS, PARTY_COPIES
 from laro.rl.lama_encoding import LamaEncoding
 from laro.rl.spiel_common import Shared, game_info, game_type, share_of_win
 
 __all__ = ["LamaSpielGame", "LamaSpielState"]
 
 _PRIVATE = ("dealt", "drew", "holds")  # what only the player itself sees
-_PARAMETERS = {"players": 2, "end_score": 40, "next_round_starter": "last_card"}
+_PARAMETERS = {"players": 2, "edition": "classic", "end_score": 40, "next_round_starter": "last_card"}
 _TYPE = game_type("python_laro_lama", "L.A.M.A. (laro)", GAME, _PARAMETERS)
 
 
 def _longest_game(players: int, end_score: int) -> int:
-    """A bound on the player actions of a game: in a round at most 56 plays, 56 draws and a quit per player; every
-    player but the one who empties their hand scores at least 1 a round, so some total reaches the end score
-    within ``2 * end_score`` rounds."""
-    return 2 * end_score * (2 * NUM_KINDS * COPIES + players)
+    """OpenSpiel's bound on the player actions of a game: a round has at most 56 plays (a plus card's extra turn
+    is one of them), 56 draws and a quit per player, taken over ``2 * end_score`` rounds. It is a practical
+    bound, not a certain one: every player left holding cards scores at least 1 in a round, but the token
+    returned for an emptied hand can take points back, so rounds that each end that way could in principle go
+    on longer. Games end far sooner: random ones within a handful of rounds."""
+    return 2 * end_score * (2 * len(DECK) + players)  # 56 cards in either edition
 
 
 class LamaSpielGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel is untyped
-    """Parameters: ``players`` (2-6), ``end_score`` and ``next_round_starter`` as in laro's options."""
+    """Parameters: ``players`` (2-6), ``edition``, ``end_score`` and ``next_round_starter`` as in laro's options."""
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         params = {**_PARAMETERS, **(params or {})}
         self.num_seats = int(params["players"])
-        self.laro_options = {"end_score": int(params["end_score"]), "next_round_starter": params["next_round_starter"]}
-        GAME.new_game(self.num_seats, seed=0, options=self.laro_options)  # refuses bad players and options
-        info = game_info(
-            len(ACTIONS), NUM_KINDS, self.num_seats, _longest_game(self.num_seats, self.laro_options["end_score"])
-        )
+        self.laro_options = {
+            "edition": params["edition"],
+            "end_score": int(params["end_score"]),
+            "next_round_starter": params["next_round_starter"],
+        }
+        probe = GAME.new_game(self.num_seats, seed=0, options=self.laro_options)  # refuses bad players and options
+        self.party = probe.party
+        self.cards = ALL_CARD_TEXT if self.party else CARD_TEXT  # the edition's card kinds, by card number
+        self.copies = PARTY_COPIES if self.party else (COPIES,) * NUM_KINDS
+        longest = _longest_game(self.num_seats, self.laro_options["end_score"])
+        info = game_info(probe.num_actions, max(len(self.cards), self.num_seats), self.num_seats, longest)
         super().__init__(_TYPE, info, params)
-        self.encoding = LamaEncoding(self.num_seats)
+        self.encoding = LamaEncoding(self.num_seats, self.cards)
 
     def new_initial_state(self) -> LamaSpielState:
         return LamaSpielState(self)
@@ -113,16 +126,21 @@ class LamaSpielState(pyspiel.State):  # type: ignore[misc]
             return [(seat, 1.0 / self.n) for seat in range(self.n)]
         left = self._undealt() if self.phase == "deal" else self._draw_pile()
         total = sum(left.values())
-        return [(card, left[card] / total) for card in range(NUM_KINDS) if left[card]]
+        return [(card, left[card] / total) for card in range(len(self.cards)) if left[card]]
+
+    @property
+    def cards(self) -> tuple[str, ...]:
+        """The edition's card kinds: a card's number is its chance outcome."""
+        return self.spiel_game.cards
 
     def _undealt(self) -> Counter[int]:
-        left = Counter({card: COPIES for card in range(NUM_KINDS)})
+        left = Counter(dict(enumerate(self.spiel_game.copies)))
         left.subtract(self.dealt)
         return left
 
     def _draw_pile(self) -> Counter[int]:
         assert self.laro is not None
-        return Counter(CARD_TEXT.index(card) for card in self.laro.to_json()["draw_pile"])
+        return Counter(self.cards.index(card) for card in self.laro.to_json()["draw_pile"])
 
     def _apply_action(self, action: int) -> None:
         if self.phase == "starter":
@@ -140,9 +158,9 @@ class LamaSpielState(pyspiel.State):  # type: ignore[misc]
         self.dealt.append(card)
         if len(self.dealt) <= HAND_SIZE * self.n:
             seat = (len(self.dealt) - 1) // HAND_SIZE
-            self.seen[seat].append(f"dealt {CARD_TEXT[card]}")
+            self.seen[seat].append(f"dealt {ALL_CARD_TEXT[card]}")
             return
-        self._tell_all(f"discard {CARD_TEXT[card]}")
+        self._tell_all(f"discard {ALL_CARD_TEXT[card]}")
         if self.laro is None:
             data = GAME.new_game(self.n, seed=0, options=self.spiel_game.laro_options).to_json()
             data["starter"] = data["current_player"] = self.starter
@@ -150,9 +168,9 @@ class LamaSpielState(pyspiel.State):  # type: ignore[misc]
             data = self.laro.to_json()
         hands = [self.dealt[HAND_SIZE * s : HAND_SIZE * (s + 1)] for s in range(self.n)]
         left = self._undealt()
-        data["hands"] = [[CARD_TEXT[c] for c in sorted(hand)] for hand in hands]
-        data["discard_pile"] = [CARD_TEXT[card]]
-        data["draw_pile"] = [CARD_TEXT[c] for c in range(NUM_KINDS) for _ in range(left[c])]
+        data["hands"] = [[ALL_CARD_TEXT[c] for c in sorted(hand)] for hand in hands]
+        data["discard_pile"] = [ALL_CARD_TEXT[card]]
+        data["draw_pile"] = [ALL_CARD_TEXT[c] for c in range(len(self.cards)) for _ in range(left[c])]
         self.laro = GAME.from_json(data)
         self.dealt = []
         self.phase = "play"
@@ -161,18 +179,18 @@ class LamaSpielState(pyspiel.State):  # type: ignore[misc]
         assert self.laro is not None and self.laro.current_player is not None
         data = self.laro.to_json()
         pile: list[str] = data["draw_pile"]
-        pile.remove(CARD_TEXT[card])
-        data["draw_pile"] = [CARD_TEXT[card], *pile]
-        self.seen[self.laro.current_player].append(f"drew {CARD_TEXT[card]}")
+        pile.remove(ALL_CARD_TEXT[card])
+        data["draw_pile"] = [ALL_CARD_TEXT[card], *pile]
+        self.seen[self.laro.current_player].append(f"drew {ALL_CARD_TEXT[card]}")
         self._after(GAME.from_json(data).apply(DRAW))
 
     def _play(self, action: int) -> None:
         assert self.laro is not None
-        self._tell_all(f"p{self.laro.current_player} {ACTIONS[action]}")
-        if ACTIONS[action] is DRAW:
+        self._tell_all(f"p{self.laro.current_player} {ALL_ACTIONS[action]}")
+        if ALL_ACTIONS[action] is DRAW:
             self.phase = "draw"
         else:
-            self._after(self.laro.apply(ACTIONS[action]))
+            self._after(self.laro.apply(ALL_ACTIONS[action]))
 
     def _after(self, state: LamaState) -> None:
         before = self.laro
@@ -191,8 +209,8 @@ class LamaSpielState(pyspiel.State):  # type: ignore[misc]
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
-            return f"starter p{action}" if self.phase == "starter" else f"card {CARD_TEXT[action]}"
-        return str(ACTIONS[action])
+            return f"starter p{action}" if self.phase == "starter" else f"card {ALL_CARD_TEXT[action]}"
+        return str(ALL_ACTIONS[action])
 
     def is_terminal(self) -> bool:
         return self.phase == "over"
@@ -234,7 +252,7 @@ class LamaSpielState(pyspiel.State):  # type: ignore[misc]
         return {
             "seat": player,
             "options": self.spiel_game.laro_options,
-            "hand": [CARD_TEXT[c] for c in sorted(hands[player])],
+            "hand": [ALL_CARD_TEXT[c] for c in sorted(hands[player])],
             "hand_sizes": [len(hand) for hand in hands],
             "discard_pile": [],
             "top_card": None,
@@ -256,11 +274,11 @@ class LamaObserver:
     def __init__(self, game: LamaSpielGame, perfect_recall: bool) -> None:
         self.game = game
         self.perfect_recall = perfect_recall
-        size = game.encoding.size + (2 * NUM_KINDS * game.num_seats if perfect_recall else 0)
+        size = game.encoding.size + (2 * len(game.cards) * game.num_seats if perfect_recall else 0)
         self.tensor = np.zeros(size, np.float32)
         self.dict = {"observation": self.tensor[: game.encoding.size]}
         if perfect_recall:
-            self.dict["moves"] = self.tensor[game.encoding.size :].reshape(game.num_seats, 2, NUM_KINDS)
+            self.dict["moves"] = self.tensor[game.encoding.size :].reshape(game.num_seats, 2, len(game.cards))
 
     def set_from(self, state: LamaSpielState, player: int) -> None:
         self.tensor[: self.game.encoding.size] = self.game.encoding.encode(state.view(player))
@@ -271,13 +289,13 @@ class LamaObserver:
             for text in state.seen[player]:
                 words = text.split()
                 if words[0] in ("discard", "round"):
-                    top = CARD_TEXT.index(words[1]) if words[0] == "discard" else None
+                    top = ALL_CARD_TEXT.index(words[1]) if words[0] == "discard" else None
                     if words[0] == "round":
                         moves[:] = 0.0
                 elif words[0].startswith("p") and len(words) >= 2 and words[1] in ("draw", "quit", "play"):
                     seat = (int(words[0][1:]) - player) % state.n
                     if words[1] == "play":
-                        top = CARD_TEXT.index(words[2])
+                        top = ALL_CARD_TEXT.index(words[2])
                     elif top is not None:
                         moves[seat, 0 if words[1] == "draw" else 1, top] += 1.0 / COPIES
 

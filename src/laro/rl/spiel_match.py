@@ -22,7 +22,7 @@ import pyspiel
 from open_spiel.python.algorithms import ismcts, mcts
 
 from laro.bots import Bot, get_bot
-from laro.games.lama import ACTIONS
+from laro.games.lama.actions import ALL_ACTIONS
 from laro.rl.spiel_lama import LamaSpielState
 
 __all__ = ["OPENSPIEL_ISMCTS", "SpielGameResult", "play_spiel_game"]
@@ -38,12 +38,14 @@ class SpielGameResult:
     scores: tuple[int, ...]
     decisions: Counter[str] = field(default_factory=Counter)
     seconds: dict[str, float] = field(default_factory=dict)
+    actions: list[str] = field(default_factory=list)  # every player's action in order, as ``p<seat> <action>``
 
 
 def play_spiel_game(
     seats: Sequence[str], seed: int, simulations: int = 100, options: dict[str, object] | None = None
 ) -> SpielGameResult:
-    """One whole game of ``python_laro_lama``; chance is sampled from ``seed``."""
+    """One whole game of ``python_laro_lama``; chance is sampled from ``seed``; ``options`` are the game's other
+    parameters (``{"edition": "party"}`` plays the Party Edition)."""
     params = {"players": len(seats), **(options or {})}
     game = pyspiel.load_game("python_laro_lama", params)
     chance = np.random.RandomState(seed)
@@ -74,7 +76,8 @@ def play_spiel_game(
             action = player.choose(laro_state.observation(seat), laro_state.legal_actions(), bot_rng).index
         result.seconds[seats[seat]] = result.seconds.get(seats[seat], 0.0) + time.perf_counter() - start
         result.decisions[seats[seat]] += 1
-        assert ACTIONS[action] in state.laro.legal_actions()  # type: ignore[union-attr]
+        assert ALL_ACTIONS[action] in state.laro.legal_actions()  # type: ignore[union-attr]
+        result.actions.append(f"p{seat} {ALL_ACTIONS[action]}")
         state.apply_action(action)
     final = state.laro
     assert final is not None
