@@ -15,7 +15,8 @@ are left out: there is no game to watch.
 from __future__ import annotations
 
 from laro.core import JSONDict, get_game
-from laro.server.hub import Hub, cursor_of, key_of_cursor
+from laro.server.hub import Hub
+from laro.server.lobby import cursor_of, key_of_cursor
 from laro.server.store.base import TableSummary
 from laro.server.tables import Refusal
 

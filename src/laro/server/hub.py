@@ -6,9 +6,9 @@ and the telling loses nothing: the event is in the log, and clients that reconne
 
 The hub also keeps the server's bounds (:mod:`laro.server.limits`): how many tables wait for players, per address
 and in all, how many tables only bots play, and how many connections a table has; it ends tables nobody joined in
-time (an ``end`` event, ``expired``), keeps the lobby as an index ordered by creation (so a page of it costs the
-same however many tables there are), and keeps recently read finished tables in memory, so that reading one again
-does not replay its log.
+time (an ``end`` event, ``expired``), keeps the lobby as an index ordered by creation (:mod:`laro.server.lobby`:
+a page of it costs the same however many tables there are), and keeps recently read finished tables in memory,
+so that reading one again does not replay its log.
 
 This is the hub of one process alone on its store. Several processes on one PostgreSQL store extend it
 (:class:`laro.server.sharing.SharedHub`) through a few hooks: who drives a table (:meth:`Hub.drives`), what
@@ -18,7 +18,6 @@ happens to a table made or restored here, and what another process stored meanwh
 from __future__ import annotations
 
 import asyncio
-import bisect
 import contextlib
 import functools
 import logging
@@ -31,7 +30,8 @@ from typing import Any, Protocol
 from laro.core import JSONDict
 from laro.server.bot_pool import BotPool
 from laro.server.clocks import AWAY_AFTER, ROUND_PAUSE
-from laro.server.limits import ServerLimits
+from laro.server.limits import Held, ServerLimits, admit_table
+from laro.server.lobby import Lobby
 from laro.server.metrics import Metrics
 from laro.server.store import DamagedTable, SeqConflict, Store, StoreError, TableFinished, TableSummary
 from laro.server.tables import Refusal, Table
@@ -74,23 +74,6 @@ def _lobby_key(table: Table) -> tuple[float, str]:
     return (table.meta.created, table.meta.id)
 
 
-def cursor_of(key: tuple[float, str]) -> str:
-    """The lobby's page cursor: where the next page starts (older tables than this one).
-
-    >>> cursor_of((1700000000.25, "t1")), key_of_cursor("1700000000.25_t1")
-    ('1700000000.25_t1', (1700000000.25, 't1'))
-    """
-    return f"{key[0]!r}_{key[1]}"
-
-
-def key_of_cursor(cursor: str) -> tuple[float, str]:
-    created, _, table_id = cursor.partition("_")
-    try:
-        return (float(created), table_id)
-    except ValueError:
-        raise Refusal("bad_request", f"not a lobby cursor: {cursor[:40]!r}; use the 'next' of a page") from None
-
-
 class Hub:
     """Tables in memory, backed by a store; bots play their seats after ``bot_delay`` seconds."""
 
@@ -113,7 +96,7 @@ class Hub:
         self.bots = BotPool(bot_workers)
         self.clock = clock
         self._live: dict[str, LiveTable] = {}
-        self._lobby: list[tuple[float, str]] = []  # (created, id) of every table not over, oldest first
+        self._lobby = Lobby()  # every table not over
         self._finished: OrderedDict[str, Table] = OrderedDict()  # recently read finished tables
         self._damaged: dict[str, str] = {}  # table id -> why it cannot be played
         self._rematches: dict[str, str] = {}  # finished table -> the table where its players play again
@@ -167,7 +150,7 @@ class Hub:
 
     def _add(self, live: LiveTable) -> None:
         if live.table.meta.id not in self._live:
-            bisect.insort(self._lobby, _lobby_key(live.table))
+            self._lobby.add(_lobby_key(live.table))
         self._live[live.table.meta.id] = live
 
     def _drop(self, table_id: str) -> None:
@@ -178,10 +161,7 @@ class Hub:
             self._cache(live.table)
 
     def _unlist(self, table: Table) -> None:
-        key = _lobby_key(table)
-        at = bisect.bisect_left(self._lobby, key)
-        if at < len(self._lobby) and self._lobby[at] == key:
-            del self._lobby[at]
+        self._lobby.remove(_lobby_key(table))
 
     def _cache(self, table: Table) -> None:
         self._finished[table.meta.id] = table
@@ -192,30 +172,10 @@ class Hub:
     # -- bounds ---------------------------------------------------------------------------------------------------
 
     def _admit(self, has_humans: bool, address: str | None) -> None:
-        """Refuse (``busy``) a new table beyond the server's bounds: waiting tables per address and in all, every
-        table in all, tables that only bots play."""
-        limits = self.limits
+        """Refuse (``busy``) a new table beyond the server's bounds (see :func:`laro.server.limits.admit_table`)."""
         lives = [live for live in self._live.values() if not live.table.over]
-        if len(lives) >= limits.tables:
-            raise Refusal("busy", f"the server holds {limits.tables} tables, its most; try again later")
-        if has_humans:
-            waiting = [live for live in lives if not live.table.started]
-            if len(waiting) >= limits.open_tables:
-                raise Refusal("busy", f"{limits.open_tables} tables wait for players already; join one of them")
-            if (
-                address is not None
-                and sum(live.address == address for live in waiting) >= limits.open_tables_per_address
-            ):
-                raise Refusal(
-                    "too_many",
-                    f"at most {limits.open_tables_per_address} of your tables may wait for players at once",
-                )
-            return
-        bots_only = [live for live in lives if not live.table.has_humans]
-        if len(bots_only) >= limits.bot_tables:
-            raise Refusal("busy", f"at most {limits.bot_tables} tables of bots alone play at once; try again later")
-        if address is not None and sum(live.address == address for live in bots_only) >= limits.bot_tables_per_address:
-            raise Refusal("too_many", f"at most {limits.bot_tables_per_address} of your tables may be bots alone")
+        held = [Held(live.table.started, live.table.has_humans, live.address) for live in lives]
+        admit_table(self.limits, has_humans, address, held)
 
     def admit_listener(self, table_id: str) -> None:
         """Refuse (``busy``) a connection to a table that has ``sockets_per_table`` already."""
@@ -345,12 +305,10 @@ class Hub:
         """A page of the lobby: up to ``limit`` open and running tables, newest first, older than the cursor
         ``before`` (the ``next`` of the page before), with the cursor of the next page (None on the last)."""
         limit = self.limits.lobby_page if limit is None else max(1, min(limit, self.limits.lobby_page_max))
-        end = len(self._lobby) if before is None else bisect.bisect_left(self._lobby, key_of_cursor(before))
-        keys = self._lobby[max(0, end - limit) : end][::-1]
-        found = (self._live[table_id].table for _, table_id in keys)
+        ids, after = self._lobby.page(limit, before)
+        found = (self._live[table_id].table for table_id in ids)
         tables = [table.summary() for table in found if not table.over]  # one that just ended leaves in a moment
-        more = end - limit > 0
-        return {"tables": tables, "next": cursor_of(keys[-1]) if more and keys else None, "total": len(self._lobby)}
+        return {"tables": tables, "next": after, "total": len(self._lobby)}
 
     async def finished(self, limit: int = 20) -> list[TableSummary]:
         return [row for row in await self.store.list_tables(limit, include_finished=True) if row.finished]

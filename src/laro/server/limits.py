@@ -15,9 +15,12 @@ from __future__ import annotations
 
 import time
 from collections import OrderedDict
+from collections.abc import Iterable
 from dataclasses import dataclass
 
-__all__ = ["Buckets", "RateLimit", "ServerLimits"]
+from laro.server.tables import Refusal
+
+__all__ = ["Buckets", "Held", "RateLimit", "ServerLimits", "admit_table"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +44,46 @@ class ServerLimits:
     body_bytes: int = 65536  # of a request body
     record_bytes: int = 1048576  # of a game record sent to be replayed
     finished_cache: int = 256  # finished tables kept in memory once read back from the store
+
+
+@dataclass(frozen=True, slots=True)
+class Held:
+    """A table not over that the server holds, as its bounds count it: begun or waiting for players, with people
+    or bots alone, and who made it (None: nobody known, as after a restart)."""
+
+    started: bool
+    has_humans: bool
+    address: str | None = None
+
+
+def admit_table(limits: ServerLimits, has_humans: bool, address: str | None, held: Iterable[Held]) -> None:
+    """Refuse (:class:`Refusal` ``busy`` or ``too_many``) a new table beyond the server's bounds: every table in
+    all; with people, the tables waiting for players in all and per address; of bots alone, those in all and per
+    address.
+
+    >>> mine = [Held(started=True, has_humans=False, address="10.0.0.1")]
+    >>> admit_table(ServerLimits(), True, "10.0.0.1", mine)
+    >>> admit_table(ServerLimits(), False, "10.0.0.1", mine)
+    Traceback (most recent call last):
+    laro.server.tables.Refusal: at most 1 of your tables may be bots alone
+    """
+    tables = list(held)
+    if len(tables) >= limits.tables:
+        raise Refusal("busy", f"the server holds {limits.tables} tables, its most; try again later")
+    if has_humans:
+        waiting = [table for table in tables if not table.started]
+        if len(waiting) >= limits.open_tables:
+            raise Refusal("busy", f"{limits.open_tables} tables wait for players already; join one of them")
+        if address is not None and sum(table.address == address for table in waiting) >= limits.open_tables_per_address:
+            raise Refusal(
+                "too_many", f"at most {limits.open_tables_per_address} of your tables may wait for players at once"
+            )
+        return
+    bots_only = [table for table in tables if not table.has_humans]
+    if len(bots_only) >= limits.bot_tables:
+        raise Refusal("busy", f"at most {limits.bot_tables} tables of bots alone play at once; try again later")
+    if address is not None and sum(table.address == address for table in bots_only) >= limits.bot_tables_per_address:
+        raise Refusal("too_many", f"at most {limits.bot_tables_per_address} of your tables may be bots alone")
 
 
 class RateLimit:
