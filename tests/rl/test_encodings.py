@@ -27,3 +27,15 @@ def test_every_entry_is_between_0_and_1(game: str, players: int, options: dict[s
                 assert vector.shape == (table.observation_size,)
                 assert vector.min() >= 0.0 and vector.max() <= 1.0, (seed, seat, vector.argmax())
             state = state.apply(rng.choice(state.legal_actions()))
+
+
+@pytest.mark.parametrize("edition", ["classic", "party"])
+def test_sizes_are_read_against_the_56_cards_of_either_edition(edition: str) -> None:
+    table = Table("lama", 3, {"edition": edition})
+    state = get_game("lama").new_game(3, seed=4, options={"edition": edition})
+    vector = table.encode(state, 0)
+    fields = {name: start for name, start, _ in table.encoding.fields()}
+    observation = state.observation(0)
+    assert vector[fields["draw_pile"]] == pytest.approx(observation["draw_pile_count"] / 56)  # 56 - 18 - 1 = 37
+    assert vector[fields["seat+1.hand_size"]] == pytest.approx(6 / 56)
+    assert float(vector[: len(table.encoding.kinds)].sum()) * 8 == pytest.approx(6)  # six cards, counts / 8

@@ -23,7 +23,7 @@ import numpy as np
 import numpy.typing as npt
 
 from laro.games.lama import CARD_TEXT
-from laro.games.lama.cards import COPIES
+from laro.games.lama.cards import COPIES, DECK
 
 __all__ = ["PER_SEAT", "LamaEncoding"]
 
@@ -36,14 +36,15 @@ class LamaEncoding:
     Layout, ``K`` card kinds and ``n`` players: own hand (count of each kind / copies, ``K``), top card of the
     discard pile (one-hot, ``K``), discard pile (count of each kind / copies, ``K``), draw pile (cards / deck
     size, 1), then for each seat from the observer on: hand size / deck size, has quit, score / end score
-    (capped at 1), is to move, started the round, played the last card (6 each).
+    (capped at 1), is to move, started the round, played the last card (6 each). Counts of a kind are divided by
+    the classic game's 8 copies, sizes by the 56 cards of either edition.
     """
 
     def __init__(self, num_players: int, kinds: Sequence[str] = CARD_TEXT, copies: int = COPIES) -> None:
         self.num_players = num_players
         self.kinds = tuple(kinds)
         self.copies = copies
-        self.deck_size = len(self.kinds) * copies
+        self.deck_size = len(DECK)  # 56 cards in either edition
         self._kind = {text: i for i, text in enumerate(self.kinds)}
         k = len(self.kinds)
         self._seats_at = 3 * k + 1
