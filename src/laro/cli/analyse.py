@@ -24,12 +24,14 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
+from rich.text import Text
 
 from laro.bots.analysis import BLUNDER, INACCURACY, MISTAKE, AnalysisError, default_budget
 from laro.bots.analysis import analyse as run_analysis
-from laro.core import GameRecord, JSONDict, LaroError, RecordError
+from laro.cli.views import view_for
+from laro.core import GameRecord, JSONDict, LaroError, RecordError, iter_replay
 
-__all__ = ["analyse", "render_analysis"]
+__all__ = ["analyse", "move_words", "render_analysis"]
 
 _STYLE = {"good": "", "inaccuracy": "yellow", "mistake": "dark_orange", "blunder": "bold red"}
 
@@ -100,7 +102,7 @@ def analyse(
     if as_json:
         click.echo(json.dumps(data, indent=1))
     else:
-        render_analysis(console, data, marked)
+        render_analysis(console, data, marked, move_words(record, data))
     if plot_path is not None:
         from laro.sim.analysis_plot import plot_analysis
 
@@ -131,8 +133,42 @@ def _percent(value: float) -> str:
     return f"{100 * value:.0f}%"
 
 
-def render_analysis(console: Console, data: JSONDict, marked: bool = False) -> None:
-    """Print an analysis (its JSON form) as a table of decisions and a summary."""
+Words = dict[tuple[int, str], Text]
+
+
+def move_words(record: GameRecord, data: JSONDict) -> Words:
+    """The terminal's words for the moves of each decision, the move played and the best found, keyed by
+    ``(move number, action)``: as the game's view says them in play (``played 3``, ``drew a card``), told as the
+    seat saw them — the card its draw brought, but not the one a move it did not make would have brought.
+
+    >>> import laro
+    >>> record = GameRecord.start(laro.get_game("lama").new_game(2, seed=4), seed=4)
+    >>> record.actions = ["play 5", "draw"]
+    >>> decision = {"move": 2, "played": "draw", "best": "quit"}
+    >>> said = move_words(record, {"seat": 0, "decisions": [decision]})
+    >>> said[2, "draw"].plain.split()[:3], said[2, "quit"].plain
+    (['drew', 'a', 'card:'], 'quit the round (holding 6 cards)')
+    """
+    view = view_for(record.game)
+    wanted = {decision["move"]: decision for decision in data["decisions"]}
+    said: Words = {}
+    for number, (_, before) in enumerate(iter_replay(record), start=1):  # the state before action `number`
+        decision = wanted.get(number)
+        if decision is None:
+            continue
+        for action in dict.fromkeys((decision["played"], decision["best"])):
+            after = before.apply(action)
+            said[number, action] = view.words(before, action, after, data["seat"], action == decision["played"])
+    return said
+
+
+def render_analysis(console: Console, data: JSONDict, marked: bool = False, words: Words | None = None) -> None:
+    """Print an analysis (its JSON form) as a table of decisions and a summary; ``words`` (from
+    :func:`move_words`) says the moves as the game's view does, else they are shown as their action text."""
+
+    def say(number: int, action: str) -> Text:
+        return words[number, action] if words and (number, action) in words else Text(action)
+
     budget = data["budget"]
     default = " (the default)" if budget == default_budget(data["game"]) else ""
     console.print(
@@ -140,11 +176,14 @@ def render_analysis(console: Console, data: JSONDict, marked: bool = False) -> N
         f"{data['actions']} moves · budget {budget}{default}, seed {data['seed']}",
         soft_wrap=True,
     )
-    console.print("[dim]Win chance: the search's estimate after the move, from what the seat knew then.[/]")
+    console.print(
+        "[dim]Win: the search's estimate of the chance to win after the move, from what the seat knew then.[/]"
+    )
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
-    for name, justify in (("move", "right"), ("played", "left"), ("win chance", "right"), ("best found", "left"),
-                          ("its win chance", "right"), ("loss", "right"), ("mark", "left")):  # fmt: skip
-        table.add_column(name, justify=justify)  # type: ignore[arg-type]
+    for name, justify in (("move", "right"), ("played", "left"), ("win", "right"), ("best found", "left"),
+                          ("its win", "right"), ("loss", "right"), ("mark", "left")):  # fmt: skip
+        # the figures keep to one line; the moves in words take the rest of the width and wrap within it
+        table.add_column(name, justify=justify, no_wrap=justify == "right" or name == "mark")  # type: ignore[arg-type]
     for decision in data["decisions"]:
         mark = decision["verdict"]
         if marked and mark == "good":
@@ -152,9 +191,9 @@ def render_analysis(console: Console, data: JSONDict, marked: bool = False) -> N
         same = decision["best"] == decision["played"]
         table.add_row(
             str(decision["move"]),
-            escape(decision["played"]),
+            say(decision["move"], decision["played"]),
             _percent(decision["played_value"]),
-            "" if same else escape(decision["best"]),
+            "" if same else say(decision["move"], decision["best"]),
             "" if same else _percent(decision["best_value"]),
             "" if same else f"{100 * decision['loss']:.1f}",
             "" if mark == "good" else mark,
@@ -182,11 +221,11 @@ def render_analysis(console: Console, data: JSONDict, marked: bool = False) -> N
     by_move = {decision["move"]: decision for decision in data["decisions"]}
     for number in summary["biggest"]:
         decision = by_move[number]
-        console.print(
-            f"  move {number}: {escape(decision['played'])} ({_percent(decision['played_value'])}); best "
-            f"{escape(decision['best'])} ({_percent(decision['best_value'])}), "
-            f"−{100 * decision['loss']:.1f} points, a {decision['verdict']}",
-            soft_wrap=True,
-        )
+        line = Text.assemble(f"  move {number}: ", say(number, decision["played"]))
+        line.append(f" ({_percent(decision['played_value'])}); best: ")
+        line.append_text(say(number, decision["best"]))
+        loss = f"−{100 * decision['loss']:.1f} points"
+        line.append(f" ({_percent(decision['best_value'])}), {loss}, a {decision['verdict']}")
+        console.print(line, soft_wrap=True)
     if data["won"] is not None:
         console.print(f"The game ended: {escape(data['player'])} {'won' if data['won'] else 'did not win'}.")

@@ -69,7 +69,16 @@ from laro.games.kamara.actions import (
 from laro.games.kamara.chamber import CENTRE, FILES, SLOT_KIND, SLOTS, square_name
 from laro.games.kamara.components import DIRECTIONS, EFFECTS
 
-__all__ = ["FULL_SIZE", "HELP_MARKDOWN", "KamaraView", "MenuEntry", "describe_move", "menu_entries", "numbered"]
+__all__ = [
+    "FULL_SIZE",
+    "HELP_MARKDOWN",
+    "KamaraView",
+    "MenuEntry",
+    "describe_move",
+    "menu_entries",
+    "move_words",
+    "numbered",
+]
 
 HELP_MARKDOWN = """\
 **Kamara in short.** Flip tiles until their paltik marks (○ light, ● dark) show the code of your secret yellow
@@ -350,6 +359,10 @@ class KamaraView:
         """Who did what, in words; the actor's private cards only for the actor (or in a replay)."""
         return describe_move(_kamara(before), action, _kamara(after), viewer, players)
 
+    def words(self, before: GameState, action: str, after: GameState, viewer: int | None, outcome: bool = True) -> Text:
+        """What a move did, without who did it (see :func:`move_words`)."""
+        return move_words(_kamara(before), action, _kamara(after), viewer, outcome=outcome)
+
     def round_end(self, before: GameState, after: GameState, players: Sequence[PlayerInfo]) -> RenderableType | None:
         """Nothing: a new round is told in the move lines, and nobody has to press Enter for it."""
         return None
@@ -480,16 +493,35 @@ def describe_move(
     actor = before.current_player
     if actor is None:
         return Text(text)
+    colour = colour_of(after, actor)
+    line = Text.assemble(*((diwa_tag(colour), " ") if colour else ()), (players[actor].label, "bold"), " ")
+    line.append_text(move_words(before, text, after, viewer, you=players[actor].label == "You"))
+    return Group(line, *_afterwards(before, after, viewer, players))
+
+
+def move_words(
+    before: KamaraState, text: str, after: KamaraState, viewer: int | None, you: bool = False, outcome: bool = True
+) -> Text:
+    """What a move did, without who did it (``you``: "place", else "places"): the cards it names only to their
+    owner (``viewer``, or everyone in a replay), and what it drew or showed only when ``outcome`` is true.
+
+    >>> from laro.games.kamara import GAME
+    >>> state = GAME.new_game(2, seed=5, options={"elder": 0})
+    >>> move_words(state, "place sulok NW B", state.apply("place sulok NW B"), None).plain
+    'places sulok in NW, face B (paltik dark)'
+    """
+    actor = before.current_player
+    if actor is None:
+        return Text(text)
     action = before.space.parse(text)
-    you = players[actor].label == "You"
     knows = viewer is None or viewer == actor  # may see the actor's private cards
+    told = knows and outcome  # and the cards the move drew or showed
 
     def verb(base: str, third: str) -> str:
         return base if you else third
 
     their = "your" if you else "their"
-    colour = colour_of(after, actor)
-    line = Text.assemble(*((diwa_tag(colour), " ") if colour else ()), (players[actor].label, "bold"), " ")
+    line = Text()
     kind, args = action.kind, action.args
     there = square_name(after.diwa[actor]) if after.diwa[actor] >= 0 else ""
     if kind == PLACE:
@@ -506,14 +538,14 @@ def describe_move(
         line.append(f"{verb('flip', 'flips')} the {SLOTS[slot]} tile ({_paltik_now(after, slot)})")
         if before.green[actor] < 0 <= after.green[actor]:
             line.append(f" and {verb('draw', 'draws')} a green card")
-            line.append(f": {EFFECTS[after.green[actor]]}" if knows else "", style="bold green")
+            line.append(f": {EFFECTS[after.green[actor]]}" if told else "", style="bold green")
     elif kind == MATCH:
         line.append(f"{verb('match', 'matches')} {card_id(after.matched[actor][-1])}!", style="bold green")
         line.append(f" ({len(after.matched[actor])} of {before.options['target_matches']})")
         line.append(f" — {verb('you win', 'and wins')}!" if after.is_over else "", style="bold green")
     elif kind == EXCHANGE:
         line.append(f"{verb('exchange', 'exchanges')} {their} yellow card for the top of the deck")
-        line.append(f" ({card_id(before.yellow[actor])} → {card_id(after.yellow[actor])})" if knows else "")
+        line.append(f" ({card_id(before.yellow[actor])} → {card_id(after.yellow[actor])})" if told else "")
     elif kind == PORT:
         line.append(f"{verb('port', 'ports')} from {square_name(before.diwa[actor])} to {there}")
     elif kind == POKE:
@@ -534,8 +566,8 @@ def describe_move(
             order = f", top first: {' '.join(words[1:])}" if knows else f" in an order of {their} choosing"
             line.append(f"{verb('put', 'puts')} the cards back{order}")
     else:
-        _describe_play(line, before, action, after, knows, verb, their)
-    return Group(line, *_afterwards(before, after, viewer, players))
+        _describe_play(line, before, action, after, (knows, told), verb, their)
+    return line
 
 
 def _describe_play(
@@ -543,11 +575,13 @@ def _describe_play(
     before: KamaraState,
     action: KamaraAction,
     after: KamaraState,
-    knows: bool,
+    sees: tuple[bool, bool],
     verb: Callable[[str, str], str],
     their: str,
 ) -> None:
-    """The words for ``play …``: the effect and what it did."""
+    """The words for ``play …``: the effect and what it did; ``sees``: whether the actor's own cards are told,
+    and the cards the move showed."""
+    knows, told = sees
     actor: int = before.current_player  # type: ignore[assignment]
     effect, args = action.text.split()[1], action.args
     if effect == "ignore":
@@ -587,11 +621,11 @@ def _describe_play(
     elif effect == "silip":
         count = after.pending[1] if after.pending else 0
         line.append(f": looks at the top {count} yellow card{'s' if count != 1 else ''}")
-        line.append(": " + " ".join(map(card_id, after.yellow_deck[:count])) if knows else "")
+        line.append(": " + " ".join(map(card_id, after.yellow_deck[:count])) if told else "")
     elif effect == "panaginip":
         drawn = after.pending[1:] if after.pending else ()
         line.append(f": draws {len(drawn) or 1} yellow card{'s' if len(drawn) > 1 else ''}")
-        line.append(": " + " ".join(map(card_id, drawn)) + " — keep one" if knows and drawn else "")
+        line.append(": " + " ".join(map(card_id, drawn)) + " — keep one" if told and drawn else "")
 
 
 def _afterwards(

@@ -252,27 +252,46 @@ class LamaView:
         if actor is None:
             return Text(action)
         line = Text.assemble((players[actor].label, "bold"), " ")
-        if action == str(DRAW):
-            line.append("drew a card")
-            if viewer is None or viewer == actor:
-                drawn = Counter(new.hand(actor)) - Counter(old.hand(actor))
-                line.append(": ")
-                line.append_text(cards_text(drawn.elements()))
-        elif action == str(QUIT):
-            line.append("quit the round")
-            held = old.hand_sizes()[actor]
-            line.append(f" (holding {_cards(held)})", style="dim")
+        line.append_text(self.words(before, action, after, viewer))
+        if action == str(QUIT):
             if viewer == actor and not new.is_over and new.round == old.round:
                 line.append(" — the others play the round out; press Enter to skip ahead", style="dim")
-        else:
-            line.append("played ")
-            line.append_text(card_tag(action.removeprefix("play ")))
+        elif action != str(DRAW):
             if old.hand_sizes()[actor] == 1:
                 line.append(f" — {_their(players[actor])} last card!", style="bold")
             elif _another_turn(new) and new.round == old.round:
                 who = "you take" if _is_you(players[actor]) else f"{players[actor].label} takes"
                 line.append(f" — a plus card: {who} another turn", style="bold")
         return line
+
+    def words(self, before: GameState, action: str, after: GameState, viewer: int | None, outcome: bool = True) -> Text:
+        """What a move did, without who did it: ``played 3``, ``drew a card`` (``: 5`` to its owner or in a
+        replay, unless ``outcome`` is false: the card drawn is not told), ``quit the round (holding 2 cards)``.
+
+        >>> from laro.games.lama import GAME
+        >>> state = GAME.new_game(2, seed=3)
+        >>> view = LamaView()
+        >>> view.words(state, "draw", state.apply("draw"), None).plain.split()
+        ['drew', 'a', 'card:', '2']
+        >>> view.words(state, "draw", state.apply("draw"), None, outcome=False).plain
+        'drew a card'
+        >>> view.words(state, "quit", state.apply("quit"), 0).plain
+        'quit the round (holding 6 cards)'
+        """
+        old, new = _lama(before), _lama(after)
+        actor = old.current_player
+        if actor is None:
+            return Text(action)
+        if action == str(DRAW):
+            line = Text("drew a card")
+            if outcome and (viewer is None or viewer == actor):
+                drawn = Counter(new.hand(actor)) - Counter(old.hand(actor))
+                line.append(": ")
+                line.append_text(cards_text(drawn.elements()))
+            return line
+        if action == str(QUIT):
+            return Text.assemble("quit the round", (f" (holding {_cards(old.hand_sizes()[actor])})", "dim"))
+        return Text.assemble("played ", card_tag(action.removeprefix("play ")))
 
     def round_end(self, before: GameState, after: GameState, players: Sequence[PlayerInfo]) -> RenderableType | None:
         """The round summary, if the move from ``before`` to ``after`` ended a round."""

@@ -83,6 +83,11 @@ class GameView(Protocol):
         """One line saying who did what."""
         ...
 
+    def words(self, before: GameState, action: str, after: GameState, viewer: int | None, outcome: bool = True) -> Text:
+        """What the move did, as ``move`` says it but without who did it (``played 3``); the cards the move drew
+        or showed (``drew a card: 5``) are told to their owner and in a replay, and only when ``outcome`` is true."""
+        ...
+
     def round_end(self, before: GameState, after: GameState, players: Sequence[PlayerInfo]) -> RenderableType | None:
         """The summary of the round that the move from ``before`` to ``after`` ended, if it ended one."""
         ...
@@ -169,6 +174,10 @@ class GenericView:
         actor = before.current_player
         name = "?" if actor is None else players[actor].label
         return Text(f"{name}: {action}")
+
+    def words(self, before: GameState, action: str, after: GameState, viewer: int | None, outcome: bool = True) -> Text:
+        """The action's text."""
+        return Text(action)
 
     def round_end(self, before: GameState, after: GameState, players: Sequence[PlayerInfo]) -> RenderableType | None:
         """Nothing: the generic view knows no rounds."""

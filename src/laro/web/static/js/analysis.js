@@ -5,10 +5,12 @@
  * win chance over the game (SVG) and the list of the seat's decisions with the marked moves, each move a link to
  * the replay page at that move (/table/{id}/replay#step=N).
  *
- *   analysisPanel(root, { tableId, players, seat, playerName(seat), t }) → { destroy() }
+ *   analysisPanel(root, { tableId, players, seat, playerName(seat), t, say(action, seat) }) → { destroy() }
  *     root        an empty element the panel owns
  *     players     the number of seats
  *     seat        the seat shown first (this browser's, or 0)
+ *     say         a move's words as the table's log says it (js/table.js: the renderer's describeAction), so
+ *                 the played move, the best one and the marked ones read as they do everywhere on the page
  */
 
 import * as api from "./api.js";
@@ -19,7 +21,7 @@ const GIVE_UP_MS = 10 * 60 * 1000; // an analysis still not made after this is r
 const MARKS = ["inaccuracy", "mistake", "blunder"];
 const CHART = { width: 640, height: 220, left: 40, right: 12, top: 12, bottom: 28 };
 
-export function analysisPanel(root, { tableId, players, seat, playerName, t }) {
+export function analysisPanel(root, { tableId, players, seat, playerName, t, say = (action) => action }) {
   let current = seat ?? 0;
   let timer = null;
   let gone = false;
@@ -75,7 +77,7 @@ export function analysisPanel(root, { tableId, players, seat, playerName, t }) {
     if (gone) return;
     if (answer.status === "done") {
       button.hidden = true; // made once: the same game, seat and settings give the same analysis
-      drawAnalysis(body, answer.analysis, { tableId, playerName, t });
+      drawAnalysis(body, answer.analysis, { tableId, playerName, t, say });
       return;
     }
     if (answer.status === "running" || (asked && answer.status === "none")) {
@@ -119,8 +121,9 @@ const points = (loss) => (100 * loss).toFixed(1);
 /** The replay of the table at the position right after action `move` (js/replay.js reads `#step=`). */
 const replayAt = (tableId, move) => `/table/${encodeURIComponent(tableId)}/replay#step=${move}`;
 
-function drawAnalysis(root, data, { tableId, playerName, t }) {
+function drawAnalysis(root, data, { tableId, playerName, t, say }) {
   const summary = data.summary;
+  const words = (action) => say(action, data.seat);
   const byMove = new Map(data.decisions.map((decision) => [decision.move, decision]));
   const parts = [];
   if (!summary.graded) {
@@ -153,20 +156,20 @@ function drawAnalysis(root, data, { tableId, playerName, t }) {
           return h(
             "li",
             { class: `mark-${decision.verdict}` },
-            h("a", { href: replayAt(tableId, move), title: t("analysis.see_replay") }, t("analysis.biggest", { move, played: decision.played, best: decision.best, loss: points(decision.loss), mark: t(`analysis.mark.${decision.verdict}`) })),
+            h("a", { href: replayAt(tableId, move), title: t("analysis.see_replay") }, t("analysis.biggest", { move, played: words(decision.played), best: words(decision.best), loss: points(decision.loss), mark: t(`analysis.mark.${decision.verdict}`) })),
           );
         }),
       ),
     );
   }
-  parts.push(chart(data, t));
-  parts.push(moveList(data, tableId, t));
+  parts.push(chart(data, t, words));
+  parts.push(moveList(data, tableId, t, words));
   parts.push(h("p", { class: "muted small" }, t("analysis.settings", { budget: data.budget, seed: data.seed })));
   replace(root, parts);
 }
 
 /** The win chance after each move played (a line) and the best move's (dashed), the marked moves as dots. */
-function chart(data, t) {
+function chart(data, t, words) {
   const { width, height, left, right, top, bottom } = CHART;
   const span = Math.max(1, data.actions);
   const x = (move) => left + ((width - left - right) * move) / span;
@@ -186,7 +189,7 @@ function chart(data, t) {
       svg(
         "circle",
         { class: `dot mark-${d.verdict}`, cx: x(d.move).toFixed(1), cy: y(d.played_value).toFixed(1), r: d.verdict === "blunder" ? 5 : 4 },
-        svg("title", {}, document.createTextNode(t("analysis.dot", { move: d.move, played: d.played, n: percent(d.played_value), mark: t(`analysis.mark.${d.verdict}`) }))),
+        svg("title", {}, document.createTextNode(t("analysis.dot", { move: d.move, played: words(d.played), n: percent(d.played_value), mark: t(`analysis.mark.${d.verdict}`) }))),
       ),
     );
   return svg(
@@ -206,24 +209,43 @@ function chart(data, t) {
   );
 }
 
-/** Every graded decision: the move, what was played and its win chance, the best found, the loss and the mark. */
-function moveList(data, tableId, t) {
+/** Every move the search compared at a decision, best first, each with its win chance; the one played marked. */
+function compared(d, t, words) {
+  if (!d.compared || d.compared.length < 2) return "";
+  return h(
+    "details",
+    { class: "analysis-compared" },
+    h("summary", {}, t("analysis.compared", { n: d.compared.length })),
+    h(
+      "ol",
+      {},
+      d.compared.map(([action, value]) =>
+        h("li", { class: action === d.played ? "is-played" : "", dataset: { action } }, words(action), ` (${percent(value)})`, action === d.played ? [" · ", t("analysis.compared_played")] : null),
+      ),
+    ),
+  );
+}
+
+/** Every graded decision: the move, what was played and its win chance, the best found, the loss and the mark,
+ * and the moves compared. */
+function moveList(data, tableId, t, words) {
   const header = h(
     "tr",
     {},
-    ["move", "played", "chance", "best", "loss", "mark"].map((key) => h("th", { scope: "col" }, t(`analysis.column.${key}`))),
+    ["move", "played", "chance", "best", "loss", "mark", "compared"].map((key) => h("th", { scope: "col" }, t(`analysis.column.${key}`))),
   );
   const rows = data.decisions.map((d) => {
     const same = d.best === d.played;
     return h(
       "tr",
-      { class: d.verdict === "good" ? "" : `marked mark-${d.verdict}`, dataset: { move: d.move, verdict: d.verdict } },
+      { class: d.verdict === "good" ? "" : `marked mark-${d.verdict}`, dataset: { move: d.move, verdict: d.verdict, played: d.played, best: d.best } },
       h("td", { class: "num" }, h("a", { href: replayAt(tableId, d.move), title: t("analysis.see_replay"), dataset: { testid: "analysis-replay" } }, String(d.move))),
-      h("td", {}, d.played),
+      h("td", { class: "words" }, words(d.played)),
       h("td", { class: "num" }, percent(d.played_value)),
-      h("td", {}, same ? "" : `${d.best} (${percent(d.best_value)})`),
+      h("td", { class: "words" }, same ? "" : `${words(d.best)} (${percent(d.best_value)})`),
       h("td", { class: "num" }, same ? "" : points(d.loss)),
       h("td", {}, d.verdict === "good" ? "" : t(`analysis.mark.${d.verdict}`)),
+      h("td", { class: "words compared" }, compared(d, t, words)),
     );
   });
   return h(

@@ -10,7 +10,7 @@
 import * as api from "./api.js";
 import { h, replace } from "./dom.js";
 import { has, loadStrings, lang, onLangChange, t } from "./i18n.js";
-import { dropRenderer, loadGameStyle, seatColourOf, showError, topbar } from "./shell.js";
+import { actionWords, dropRenderer, loadGameStyle, seatColourOf, showError, topbar } from "./shell.js";
 
 const COMPONENT_KEYS = ["tiles", "yellow_cards", "green_cards"];
 const SPEEDS = [0.5, 1, 2, 4, 8]; // moves a second
@@ -58,15 +58,7 @@ function gameTitle() {
 
 function words(step) {
   if (step.action === null) return t("replay.deal");
-  let said = null;
-  if (page.renderer && typeof page.renderer.describeAction === "function") {
-    try {
-      said = page.renderer.describeAction(step.action, step.seat);
-    } catch {
-      said = null;
-    }
-  }
-  return said || step.action;
+  return actionWords(page.renderer, step.told ?? step.action, step.seat); // the table's words; the hidden part follows
 }
 
 /** The seat a view draws the table for (null: every hand open, or a spectator's). */

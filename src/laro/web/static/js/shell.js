@@ -134,6 +134,20 @@ export function seatColourOf(renderer, seat) {
   return `var(--seat-${seat % 8})`;
 }
 
+/** The words the table's log uses for one action text (such as "play 3"), in the page's language: the game's
+ * `renderer.describeAction` (the contract in js/table.js), else the text itself. */
+export function actionWords(renderer, action, seat) {
+  if (renderer && typeof renderer.describeAction === "function") {
+    try {
+      const said = renderer.describeAction(action, seat);
+      if (said) return said;
+    } catch {
+      /* the text itself */
+    }
+  }
+  return action;
+}
+
 /** Load a game's stylesheet (/static/css/${game}.css) once; resolves when it is in (or missing, or slow). */
 export function loadGameStyle(game) {
   return new Promise((resolve) => {

@@ -48,7 +48,7 @@ import * as api from "./api.js";
 import { analysisPanel } from "./analysis.js";
 import { h, replace } from "./dom.js";
 import { has, lang, loadStrings, onLangChange, t } from "./i18n.js";
-import { confirmDialog, copyRow, dropRenderer, loadGameStyle, seatColourOf, showError, topbar } from "./shell.js";
+import { actionWords, confirmDialog, copyRow, dropRenderer, loadGameStyle, seatColourOf, showError, topbar } from "./shell.js";
 import { clockBadge, setServerTime, startTicking } from "./clock.js";
 import { describeUndo, isUndo, practiceBadge, undoBar, undoKeys } from "./undo.js";
 
@@ -98,6 +98,11 @@ function playerName(seat) {
     return info.name && info.name !== generic ? info.name : `${botName(info.bot)} ${seat + 1}`;
   }
   return info.name || t("common.seat", { n: seat + 1 });
+}
+
+/** An action of `seat` in the log's words (the renderer's, in the page's language), as the analysis shows it. */
+function say(action, seat) {
+  return actionWords(page.renderer, action, seat);
 }
 
 /** The one colour of a seat everywhere on the page: the game's own (Kamara: the diwa's) when it has one. */
@@ -565,19 +570,11 @@ function describe(entry) {
   if (entry.type === "bot") return [t("log.bot", { seat: entry.seat + 1, bot: entry.bot ? botName(entry.bot) : name })];
   if (entry.type === "act") {
     const action = entry.action ?? entry.text;
-    let words = null;
-    if (page.renderer && typeof page.renderer.describeAction === "function") {
-      try {
-        words = page.renderer.describeAction(action, entry.seat);
-      } catch {
-        words = null;
-      }
-    }
     const who = entry.by ?? name;
     let shown = who.endsWith(" bot") && page.summary.seats[entry.seat]?.kind === "bot" ? name : who;
     if (entry.bot && who !== `${entry.bot} bot`) shown = t("log.bot_for", { bot: botName(entry.bot), name: who }); // a bot playing a person's seat
     if (entry.standin) shown = t("log.bot_for", { bot: botName(entry.standin), name }); // a stand-in playing for an absent player
-    return [h("b", {}, shown), " ", words || action];
+    return [h("b", {}, shown), " ", actionWords(page.renderer, action, entry.seat)];
   }
   return [entry.text];
 }
@@ -693,7 +690,7 @@ function drawEnd() {
   end.hidden = false;
   if (!page.analysis) {
     page.els.analysis.hidden = false;
-    page.analysis = analysisPanel(page.els.analysis, { tableId, players: summary.players, seat: me ?? 0, playerName, t });
+    page.analysis = analysisPanel(page.els.analysis, { tableId, players: summary.players, seat: me ?? 0, playerName, t, say });
   }
 }
 

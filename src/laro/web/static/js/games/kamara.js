@@ -154,12 +154,13 @@ class KamaraTable {
         return this.t("kamara.log.port", { square: args[0] });
       case "poke":
         return this.t("kamara.log.poke", { colour: colour(args[0]), square: args[1] });
+      case "order":
+      case "keep": // the table is told only the word; the cards are named to their owner (an analysis, a replay)
+        return args.length ? this.t(`kamara.log.${verb}_cards`, { cards: args.join(" ") }) : this.t(`kamara.log.${verb}`);
       case "flip":
       case "match":
       case "exchange":
       case "end":
-      case "order":
-      case "keep":
         return this.t(`kamara.log.${verb}`);
       case "play": {
         const [effect, ...rest] = args;

@@ -384,7 +384,7 @@ export default {
   "analysis.mark.inaccuracy": "inaccuracy",
   "analysis.mark.mistake": "mistake",
   "analysis.mark.blunder": "blunder",
-  "analysis.biggest": "Move {move}: {played}; better {best} ({mark}, −{loss} points)",
+  "analysis.biggest": "Move {move}: {played}; better: {best} ({mark}, −{loss} points)",
   "analysis.chart": "The win chance after each move played, and the best move's",
   "analysis.dot": "Move {move}: {played}, {n} ({mark})",
   "analysis.axis": "move of the game (of {n})",
@@ -394,6 +394,9 @@ export default {
   "analysis.column.best": "Best found",
   "analysis.column.loss": "Loss",
   "analysis.column.mark": "Mark",
+  "analysis.column.compared": "Compared",
+  "analysis.compared": "{n} moves",
+  "analysis.compared_played": "played",
   "analysis.see_replay": "See this move in the replay",
   "analysis.settings": "Budget {budget}, seed {seed}: laro analyse on the downloaded game gives the same figures.",
 };

@@ -380,7 +380,7 @@ export default {
   "analysis.mark.inaccuracy": "부정확한 수",
   "analysis.mark.mistake": "실수",
   "analysis.mark.blunder": "큰 실수",
-  "analysis.biggest": "{move}번째 수: {played}; 더 나은 수 {best} ({mark}, −{loss}포인트)",
+  "analysis.biggest": "{move}번째 수: {played}; 더 나은 수: {best} ({mark}, −{loss}포인트)",
   "analysis.chart": "둔 수마다 그 뒤의 승리 확률과 가장 좋은 수의 승리 확률",
   "analysis.dot": "{move}번째 수: {played}, {n} ({mark})",
   "analysis.axis": "게임의 수 ({n}개 중)",
@@ -390,6 +390,9 @@ export default {
   "analysis.column.best": "가장 좋은 수",
   "analysis.column.loss": "손실",
   "analysis.column.mark": "표시",
+  "analysis.column.compared": "비교한 수",
+  "analysis.compared": "{n}개",
+  "analysis.compared_played": "둔 수",
   "analysis.see_replay": "다시 보기에서 이 수 보기",
   "analysis.settings": "예산 {budget}, 시드 {seed}: 내려받은 게임에 laro analyse를 하면 같은 수치가 나옵니다.",
 };
