@@ -468,11 +468,20 @@ class KamaraTable {
     this.reveal(this.pick.slot === undefined ? this.dom.boardWrap : this.node.querySelector(".k-chooser"));
   }
 
-  /** On a narrow screen the board and the controls lie one above the other: bring the next step into view. */
+  /** On a narrow screen the board and the controls lie one above the other: bring the next step into view —
+   * with the chamber above it too when both fit on the screen (the setup's choices below the chamber). */
   reveal(node) {
     if (!node || typeof node.scrollIntoView !== "function") return;
-    const calm = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
-    node.scrollIntoView({ block: "nearest", behavior: calm ? "auto" : "smooth" });
+    const behavior = window.matchMedia("(prefers-reduced-motion: reduce)").matches ? "auto" : "smooth";
+    const board = this.dom.boardWrap.getBoundingClientRect();
+    const next = node.getBoundingClientRect();
+    const span = next.bottom - board.top;
+    if (node !== this.dom.boardWrap && this.board.narrow && board.top < next.top && span <= window.innerHeight - 12) {
+      const by = next.bottom > window.innerHeight - 12 ? next.bottom - window.innerHeight + 12 : Math.min(0, board.top - 6);
+      if (by) window.scrollBy({ top: by, behavior });
+      return;
+    }
+    node.scrollIntoView({ block: "nearest", behavior });
   }
 
   choose(change) {
