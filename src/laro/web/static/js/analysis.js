@@ -2,8 +2,8 @@
  * The analysis of a finished game (docs/analysis.md), on the table page once the game is over: a seat to
  * analyse and an "Analyse" button (POST /api/tables/{id}/analysis), then — once the server's worker has made it
  * (GET /api/tables/{id}/analysis?seat=N, asked again every POLL_MS until it is done) — a summary, a chart of the
- * win chance over the game (SVG) and the list of the seat's decisions with the marked moves, each move a link to
- * the replay page at that move (/table/{id}/replay#step=N).
+ * win chance over the game (SVG) and the list of the seat's decisions with the marked moves and, a click away,
+ * every move compared at each, each move a link to the replay page at that move (/table/{id}/replay#step=N).
  *
  *   analysisPanel(root, { tableId, players, seat, playerName(seat), t, say(action, seat) }) → { destroy() }
  *     root        an empty element the panel owns
