@@ -34,16 +34,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from laro.games.lama.cards import (
-    HAND_SIZE,
-    NUM_KINDS,
-    NUM_PARTY_KINDS,
-    PINK,
-    PLUS,
-    RANK,
-    card_from_text,
-    party_card_from_text,
-)
+from laro.games.lama import cards as lama
+from laro.games.lama.cards import ANOTHER_TURN, HAND_SIZE, card_from_text, party_card_from_text
 from laro.games.lama.party import PartyLamaState
 from laro.games.lama.state import LamaState
 
@@ -52,15 +44,14 @@ __all__ = ["Reading"]
 
 def _fitting(packed: int) -> int:
     """The values a packed legal mask lets follow, as one bit each."""
-    return sum(1 << card for card in range(NUM_PARTY_KINDS) if (packed >> (4 * card)) & 15)
+    return sum(1 << card for card in range(lama.NUM_PARTY_KINDS) if (packed >> (4 * card)) & 15)
 
 
 # per edition (party?), per top card: the values that may follow it, as the engine says
 _FITS = {
-    False: tuple(_fitting(LamaState.legal_masks[card]) for card in range(NUM_KINDS)),
-    True: tuple(_fitting(PartyLamaState.legal_masks[RANK[card]]) for card in range(NUM_PARTY_KINDS)),
+    False: tuple(_fitting(LamaState.legal_masks[card]) for card in range(lama.NUM_KINDS)),
+    True: tuple(_fitting(PartyLamaState.legal_masks[lama.RANK[card]]) for card in range(lama.NUM_PARTY_KINDS)),
 }
-_AGAIN = tuple(PLUS <= card < PINK for card in range(NUM_PARTY_KINDS))  # a plus card: another turn at once
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,7 +119,7 @@ class Reading:
                 elif change != 1:
                     return None
                 slots[mover] = [0] * sizes[mover]
-                if change == -1 and _AGAIN[cards[played - 1]]:
+                if change == -1 and ANOTHER_TURN[cards[played - 1]]:
                     break  # its plus card: its turn goes on, and nobody else has moved
                 continue
             turn = _turn(cards[played:], change, quit_flags[mover])
@@ -161,11 +152,11 @@ def _turn(added: Sequence[int], change: int, quit_: bool) -> tuple[int, bool] | 
     A turn is a run of plus cards ended by a quit, a draw or one other card (classic turns: one card, or none);
     a hand one card shorter played one card, or two plus cards and drew: the cards tell which."""
     runs = 0
-    while runs < len(added) and _AGAIN[added[runs]]:
+    while runs < len(added) and ANOTHER_TURN[added[runs]]:
         runs += 1
     if quit_:
         return (-change, False) if 0 <= -change <= runs else None
-    if 1 <= -change <= runs + 1 and -change <= len(added) and not _AGAIN[added[-change - 1]]:
+    if 1 <= -change <= runs + 1 and -change <= len(added) and not ANOTHER_TURN[added[-change - 1]]:
         return -change, False  # plus cards, then one other card
     if 0 <= 1 - change <= runs:
         return 1 - change, True  # plus cards (or none), then a draw

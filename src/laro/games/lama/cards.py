@@ -24,6 +24,7 @@ from collections.abc import Iterable
 
 __all__ = [
     "ALL_CARD_TEXT",
+    "ANOTHER_TURN",
     "CARD_TEXT",
     "COPIES",
     "DECK",
@@ -68,6 +69,7 @@ ALL_CARD_TEXT = (*CARD_TEXT, "1+", "2+", "3+", "4+", "5+", "6+", "P")
 PARTY_COPIES: tuple[int, ...] = (7,) * 7 + (1,) * 7
 PARTY_DECK: tuple[int, ...] = tuple(card for card in range(NUM_PARTY_KINDS) for _ in range(PARTY_COPIES[card]))
 RANK: tuple[int, ...] = (*range(NUM_KINDS), *range(LLAMA), LLAMA)  # a plus card ranks as its number
+ANOTHER_TURN: tuple[bool, ...] = tuple(PLUS <= card < PINK for card in range(NUM_PARTY_KINDS))  # plus cards
 _CARD_OF_TEXT = {text: card for card, text in enumerate(CARD_TEXT)} | {"l": LLAMA}
 _PARTY_CARD_OF_TEXT = {text: card for card, text in enumerate(ALL_CARD_TEXT)} | {"l": LLAMA, "p": PINK}
 _SORT_ORDER = (0, PLUS, 1, PLUS + 1, 2, PLUS + 2, 3, PLUS + 3, 4, PLUS + 4, 5, PLUS + 5, LLAMA, PINK)

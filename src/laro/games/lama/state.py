@@ -21,13 +21,12 @@ from laro.core.game import ActionLike, JSONDict
 from laro.games.lama.actions import ACTIONS, ALL_ACTIONS, DRAW, PLAY, QUIT, LamaAction, parse_action
 from laro.games.lama.cards import (
     ALL_CARD_TEXT,
+    ANOTHER_TURN,
     COPIES,
     DECK,
     HAND_SIZE,
     NUM_KINDS,
     NUM_PARTY_KINDS,
-    PINK,
-    PLUS,
     RANK,
     cards_of,
     count_of,
@@ -85,7 +84,6 @@ _LEGAL, _MASK = legal_lookup(playable_after, lambda card: COPIES)
 _NO_ACTIONS: tuple[LamaAction, ...] = ()
 _new = object.__new__
 _BIT = tuple(1 << (4 * card) for card in range(NUM_PARTY_KINDS))
-_AGAIN = tuple(PLUS <= card < PINK for card in range(NUM_PARTY_KINDS))  # a plus card: another turn
 _SHUFFLE_STEPS = tuple((i, i + 1) for i in range(len(DECK) - 1, 0, -1))
 _WORD_BYTES = 4 * len(DECK)  # one word per shuffle step, and one for the seat
 _unpack_words = struct.Struct(f">{len(DECK)}I").unpack
@@ -212,7 +210,7 @@ class LamaState:
             hands[player] = hand
             discard = (*self.discard, card)
             new.last_player = player
-            again = _AGAIN[card]  # the Party Edition's plus card: another turn at once
+            again = ANOTHER_TURN[card]  # the Party Edition's plus card: another turn at once
         else:
             discard = self.discard
             new.last_player = self.last_player
