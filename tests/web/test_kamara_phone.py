@@ -1,5 +1,6 @@
 """Kamara's setup on a phone (390 by 844 px, a touch screen): the chamber, the choices being made and the yellow card
-are on the first screen together, nothing is wider than the screen, and a tile is placed by tapping.
+are on the first screen together, nothing is wider than the screen, and the tiles and the diwa are placed by
+tapping.
 
 Screenshots go to tests/web/screenshots/ (kamara_phone_setup_*.png).
 """
@@ -92,6 +93,30 @@ def test_the_setup_fits_a_phone_and_is_done_by_tapping(server: Server, phone: Pa
     placed = [entry for entry in state["log"] if entry.get("type") == "act" and entry.get("seat") == 0]
     assert placed and placed[-1]["action"].startswith(f"place {tile_id} "), (action, placed)
     assert placed[-1]["action"].split()[3] == "B"
+
+    # the rest of the chamber by tapping, then the diwa: its colours below the chamber, both on the screen
+    while _your_setup_turn(page)["phase"] == "tiles":
+        if not page.locator(".k-chooser").count():
+            page.locator(".k-pooltile:not(.is-unfit)").first.tap()
+            page.locator(".k-slot-target").first.tap()
+        before = _data(page)["seq"]
+        page.locator("[data-k=place]").tap()
+        page.wait_for_function(f"(seq) => {KAMARA}.dataset.seq !== seq", arg=before)
+    assert _data(page)["phase"] == "diwa"
+    page.wait_for_timeout(300)
+    _on_first_screen(page, ".k-board", ".k-colours")
+    colour = page.locator(".k-colour:not(.is-taken)").first
+    colour.tap()
+    page.wait_for_timeout(600)  # the smooth scroll to the chamber
+    target = page.locator(".k-target[data-kind=diwa]").first
+    _on_first_screen(page, ".k-board", ".k-colours")
+    named = target.get_attribute("data-sq")
+    before = _data(page)["seq"]
+    target.tap()
+    page.wait_for_function(f"(seq) => {KAMARA}.dataset.seq !== seq", arg=before)
+    mine = [entry["action"] for entry in watch.state["log"] if entry.get("type") == "act" and entry.get("seat") == 0]
+    assert mine[-1].startswith("diwa ") and mine[-1].endswith(f" {named}"), mine
+    screenshot_first(page, "kamara_phone_setup_diwa")
     assert watch.errors == [], watch.errors
 
 
