@@ -5,6 +5,7 @@ and the refusals work as a person would use them, in English and in Korean."""
 from __future__ import annotations
 
 import json
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -257,3 +258,32 @@ def test_the_lobby_lists_finished_games_by_name(server: Server, browser: Browser
             expect(page.locator(".pill")).to_have_text(replay_word)
         finally:
             context.close()
+
+
+@pytest.mark.parametrize("golden", ["lama-3p-drawn-out", "kamara-2p-default"])
+def test_the_replay_says_who_moves_next_not_who_is_playing(
+    server: Server, page: Page, tmp_path: Path, golden: str
+) -> None:
+    """The table's words for a live game ("… is playing") would read as if the game were on; a replay says whose
+    move comes next, in every view, and a spectator is told it watches a replay."""
+    record = GameRecord.from_json(json.loads((GOLDEN[0].parent / f"{golden}.json").read_text())["record"])
+    path = tmp_path / f"{golden}.json"
+    record.save(path)
+    _load(page, server, path)
+    hint = page.locator("[data-testid=game] .prompt, [data-testid=game] .k-hint").first
+    states = [state for _, state in iter_replay(record)]
+    for view in ("open", "spectator", "0", "1"):
+        page.get_by_test_id("replay-view").select_option(view)
+        for step in (1, 2, 5):
+            page.get_by_test_id("replay-slider").fill(str(step))
+            mover = states[step].current_player
+            if golden.startswith("kamara") and not view.isdigit():  # Kamara shows no seat's hint then
+                expect(hint).to_have_text("You are watching a replay.")
+            elif (
+                golden.startswith("lama") and view.isdigit() and states[step].observation(int(view))["quit"][int(view)]
+            ):
+                expect(hint).to_have_text("This seat has quit the round.")
+            else:
+                you = r"( \(you\))?" if view == str(mover) else ""  # Kamara names the viewed seat so
+                expect(hint).to_have_text(re.compile(rf"^{record.players[mover]}{you} moves next\.$"))
+    assert "is playing" not in page.get_by_test_id("game").inner_text()

@@ -108,12 +108,24 @@ function messageAt(index) {
   };
 }
 
+// The renderers speak as at a live table ("Ana is playing…"); a replay says who moves next instead.
+const REPLAY_WORDS = {
+  "lama.prompt_wait": "replay.next",
+  "lama.prompt_wait_again": "replay.next_again",
+  "lama.prompt_you_quit": "replay.seat_quit",
+  "kamara.hint.wait_tiles": "replay.next",
+  "kamara.hint.wait_diwa": "replay.next",
+  "kamara.hint.wait_play": "replay.next",
+  "kamara.hint.spectator": "replay.watching",
+};
+const replayWords = (key, params) => t(REPLAY_WORDS[key] ?? key, params);
+
 function makeRenderer() {
   dropRenderer(page.renderer);
   page.renderer = null;
   const ctx = {
     send: () => false,
-    t,
+    t: replayWords,
     lang: lang(),
     seat: viewSeat(),
     get table() {
