@@ -84,3 +84,27 @@ def test_korean_table(server: Server, browser: Browser) -> None:
         expect(page.get_by_test_id("turn")).not_to_be_empty()
     finally:
         context.close()
+
+
+def test_a_count_of_one_is_said_in_the_pages_language(server: Server, browser: Browser) -> None:
+    """English has its own words for one ("1 card"); Korean, whose "{n}장" needs none, never borrows them."""
+    context = new_context(browser, locale="ko-KR")
+    try:
+        page = context.new_page()
+        page.goto(server.url + "/")
+        said = page.evaluate(
+            """async () => {
+              const i18n = await import('/static/js/i18n.js');
+              const keys = ['lama.cards_count', 'end.points', 'lama.points', 'replay.per_second'];
+              const words = (n) => keys.map((key) => i18n.t(key, { n }));
+              await i18n.setLang('ko');
+              const ko = [words(1), words(2)];
+              await i18n.setLang('en');
+              return { ko, en: [words(1), words(2)] };
+            }"""
+        )
+        assert said["ko"] == [["1장", "1점", "1점", "초당 1수"], ["2장", "2점", "2점", "초당 2수"]]
+        assert said["en"][0] == ["1 card", "1 point", "1 pt", "1 move a second"]
+        assert said["en"][1][0] == "2 cards"
+    finally:
+        context.close()

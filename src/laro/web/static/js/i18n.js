@@ -93,7 +93,10 @@ export function has(key) {
 /** The text of `key` with `{name}` replaced by `params.name`; the key itself when there is no such string. In
  * Korean a particle written for both endings, as in "{name}이(가)", is chosen from the word before it. */
 export function t(key, params = {}) {
-  if (params.n === 1 && (`${key}.one` in strings || `${key}.one` in fallback)) key = `${key}.one`; // "1 card"
+  // "1 card": a language's own form for one, or the fallback's when the language has no such string at all
+  // (Korean's "{n}장" needs none, and English's "1 card" must not stand in for it)
+  const one = `${key}.one`;
+  if (params.n === 1 && (one in strings || (!(key in strings) && one in fallback))) key = one;
   const text = key in strings ? strings[key] : key in fallback ? fallback[key] : key;
   if (typeof text === "function") return text(params);
   const filled = String(text).replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
