@@ -33,8 +33,16 @@ from laro.server.clocks import AWAY_AFTER, ROUND_PAUSE
 from laro.server.limits import Held, ServerLimits, admit_table
 from laro.server.lobby import Lobby
 from laro.server.metrics import Metrics
-from laro.server.store import DamagedTable, SeqConflict, Store, StoreError, TableFinished, TableSummary
-from laro.server.tables import Refusal, Table
+from laro.server.store import (
+    DamagedTable,
+    SeqConflict,
+    Store,
+    StoreError,
+    TableExists,
+    TableFinished,
+    TableSummary,
+)
+from laro.server.tables import Refusal, Table, rematch_id
 
 __all__ = ["Hub", "Listener", "LiveTable"]
 
@@ -99,8 +107,7 @@ class Hub:
         self._lobby = Lobby()  # every table not over
         self._finished: OrderedDict[str, Table] = OrderedDict()  # recently read finished tables
         self._damaged: dict[str, str] = {}  # table id -> why it cannot be played
-        self._rematches: dict[str, str] = {}  # finished table -> the table where its players play again
-        self._rematch_lock = asyncio.Lock()
+        self._rematch_lock = asyncio.Lock()  # one rematch made at a time here (the store settles it between processes)
         self._closing = False
         self._sweeper: asyncio.Task[None] | None = None
 
@@ -240,44 +247,66 @@ class Hub:
 
     async def rematch(self, table_id: str, token: str) -> Table:
         """The table where the players of a finished game play again, made by the first of them who asks (the
-        others who ask get the same one). Every connection of the finished table is told where it is. The link
-        lives in memory: after a restart a finished table no longer points to its rematch."""
+        others who ask get the same one, on any process, after a restart too). Every connection of the finished
+        table is told where it is. Its id is derived from the finished table's (:func:`rematch_id`): the store
+        keeps one table of that id, so of two processes making it at once, the second reads the first's."""
         live = self._live.get(table_id)
         table = live.table if live is not None else await self.get(table_id)
         if table is None:
             raise Refusal("no_table", f"no table {table_id!r}")
         async with self._rematch_lock:
-            new_id = self._rematches.get(table_id)
-            if new_id is None:
+            await self._find_rematch(table)
+            if table.rematch is None:
                 meta = table.rematch_meta(token)
                 self._admit(True, None)
-                await self.store.create_table(meta)
-                new = LiveTable(Table(meta))
-                self._add(new)
-                new_id = self._rematches[table_id] = meta.id
-                log.info("table %s: the players play again at table %s", table_id, meta.id)
-                await self._made(meta.id)
-                self._schedule_bot(new)
+                try:
+                    await self.store.create_table(meta)
+                except TableExists:  # another process made it a moment ago: that one is the rematch
+                    log.info("table %s: the players play again at table %s, made elsewhere", table_id, meta.id)
+                else:
+                    new = LiveTable(Table(meta))
+                    self._add(new)
+                    log.info("table %s: the players play again at table %s", table_id, meta.id)
+                    await self._made(meta.id)
+                    self._schedule_bot(new)
+                table.rematch = meta.id
             else:
                 table.seat_of_token(token)
-        table.rematch = new_id
         if live is not None:
             self._tell(live)
-        found = await self.get(new_id)
+        found = await self.get(table.rematch)
         if found is None:
-            raise Refusal("no_table", f"the rematch table {new_id!r} is gone")
+            raise Refusal("no_table", f"the rematch table {table.rematch!r} is gone")
         return found
+
+    async def _find_rematch(self, table: Table) -> None:
+        """Name a finished game's rematch in ``table.rematch`` if it has been made: here, by another process or
+        before a restart (the store holds a table of the id :func:`rematch_id` derives). A store that cannot
+        answer now leaves it unnamed (logged) until the next look."""
+        if table.rematch is not None or not table.state.is_over:
+            return
+        wanted = rematch_id(table.meta.id)
+        if wanted in self._live or wanted in self._finished:
+            table.rematch = wanted
+            return
+        try:
+            made = await self.store.load(wanted) is not None
+        except StoreError as error:
+            log.warning("table %s: cannot look for its rematch now: %s", table.meta.id, error)
+            return
+        if made:
+            table.rematch = wanted
 
     async def get(self, table_id: str) -> Table | None:
         """A live table, or a finished one (from memory if read lately, else read back from the store); None if
-        there is no such table. A table that cannot be read back raises :class:`Refusal` ``damaged``."""
+        there is no such table. A table that cannot be read back raises :class:`Refusal` ``damaged``. A finished
+        game read back names its rematch if one was made (see :meth:`rematch`)."""
         live = self._live.get(table_id)
         if live is not None:
             return live.table
         cached = self._finished.get(table_id)
         if cached is not None:
             self._finished.move_to_end(table_id)
-            cached.rematch = self._rematches.get(table_id)
             return cached
         if table_id in self._damaged:
             raise _damaged(table_id)
@@ -297,7 +326,7 @@ class Hub:
             self._damaged[table_id] = str(error)
             log.error("table %s is damaged: %s", table_id, error)
             raise _damaged(table_id) from None
-        table.rematch = self._rematches.get(table_id)
+        await self._find_rematch(table)  # made before a restart (in memory since, it is named when made)
         self._cache(table)
         return table
 

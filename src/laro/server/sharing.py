@@ -8,7 +8,8 @@ for its lease (:meth:`SharedHub.take_over`), and one whose lease went elsewhere 
 (:meth:`SharedHub.let_go`). An event whose seq another process took first is made again after reading what that
 process stored. Who is connected to which seat is shared too: the connections each seat has to the other
 processes (:meth:`SharedHub.set_presence`) count as its own, so no process takes a player connected elsewhere
-for away.
+for away. A rematch made by another process is told to the connections of its finished table here as soon as
+the new table is followed.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from typing import Protocol
 from laro.core import JSONDict
 from laro.server.hub import Hub, LiveTable
 from laro.server.store import StoreError, TableFinished
-from laro.server.tables import Refusal, Table
+from laro.server.tables import Refusal, Table, rematch_id
 
 __all__ = ["Peers", "SharedHub"]
 
@@ -77,7 +78,16 @@ class SharedHub(Hub):
             seat.disconnected_since = now
         self._add(live)
         log.info("table %s followed at seq %d (%s, %s)", table.meta.id, table.seq, table.game.name, table.status)
+        self._tell_rematch(table.meta.id)
         return live
+
+    def _tell_rematch(self, table_id: str) -> None:
+        """If ``table_id`` is the rematch of a finished game watched here, its connections are told of it now."""
+        for live in list(self._live.values()):
+            finished = live.table
+            if finished.rematch is None and finished.state.is_over and rematch_id(finished.meta.id) == table_id:
+                finished.rematch = table_id
+                self._tell(live)
 
     async def _read_new(self, live: LiveTable) -> bool:
         """Apply the events other processes stored after the table's seq (under its lock); True if there were."""
@@ -97,6 +107,14 @@ class SharedHub(Hub):
     def _connected(self, live: LiveTable, seat: int, change: int) -> None:
         super()._connected(live, seat, change)
         self._others().present(live.table.meta.id, seat, live.local[seat])
+
+    async def get(self, table_id: str) -> Table | None:
+        """As :meth:`Hub.get`; a finished game in memory here is looked at again for a rematch, which another
+        process may have made since."""
+        table = await super().get(table_id)
+        if table is not None:
+            await self._find_rematch(table)
+        return table
 
     # -- what the cluster asks ----------------------------------------------------------------------------------
 

@@ -15,6 +15,7 @@ code applies an event live and when a table is rebuilt from its stored log, so a
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import hmac
 import json
@@ -32,7 +33,7 @@ from laro.server.clocks import ClockError, Clocks, clock_spec, default_profile
 from laro.server.store.base import StoredTable, TableMeta, new_table_id
 from laro.server.undo import KINDS, Move, Why, next_turn, step_refusal, takeback_refusal, turn_back
 
-__all__ = ["BotTurn", "Refusal", "Seat", "Table", "clean_name", "hash_token", "scored_round"]
+__all__ = ["BotTurn", "Refusal", "Seat", "Table", "clean_name", "hash_token", "rematch_id", "scored_round"]
 
 MAX_NAME = 24
 LOG_SIZE = 40  # public log entries sent with every state
@@ -49,6 +50,18 @@ class Refusal(LaroError, ValueError):
 
 def _dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"))
+
+
+def rematch_id(table_id: str) -> str:
+    """The id of the table where the players of ``table_id`` play again, derived from it (12 characters, like every
+    table id): every process, before and after a restart, names the same one, and of two processes making it at
+    once the store takes one and refuses the other (its id is taken), so the finished table needs no link stored.
+
+    >>> rematch_id("t1") == rematch_id("t1") != rematch_id("t2"), len(rematch_id("t1"))
+    (True, 12)
+    """
+    digest = hashlib.blake2b(f"laro rematch {table_id}".encode(), digest_size=9).digest()
+    return base64.urlsafe_b64encode(digest).decode("ascii")
 
 
 def clean_name(name: object) -> str:
@@ -154,7 +167,7 @@ class Table:
         self.log: deque[JSONDict] = deque(maxlen=LOG_SIZE)
         self.updated = meta.created
         self._shared: tuple[Any, str, str] | None = None  # (key, summary JSON, log JSON) of the last change
-        self.rematch: str | None = None  # the id of the table where these players play again
+        self.rematch: str | None = None  # the id of the table where these players play again, once it is made
         self._bots: dict[int, tuple[str, Bot]] = {}  # seat -> its bot, kept so that it remembers the game
         self.ended: str | None = None  # why a table ended before its game did ("expired")
         self.takebacks = bool(first.get("takebacks", False))  # created with takebacks allowed: a practice game
@@ -226,12 +239,13 @@ class Table:
 
     def rematch_meta(self, token: str) -> TableMeta:
         """A new game for the same players: same game, seats, bots and options, a new seed; every human seat
-        keeps its secret token, so each player takes their seat again with what they already hold."""
+        keeps its secret token, so each player takes their seat again with what they already hold. Its id is
+        :func:`rematch_id` of this table's."""
         if not self.state.is_over:
             raise Refusal("not_over", "a rematch begins once the game is over")
         self.seat_of_token(token)  # only a player of this table may start it
         return TableMeta(
-            id=new_table_id(),
+            id=rematch_id(self.meta.id),
             game=self.meta.game,
             rules_version=self.game.rules_version,
             num_players=self.meta.num_players,
@@ -708,7 +722,7 @@ class Table:
     def state_text(self, seat: int | None) -> str:
         """:meth:`state_message` as JSON text. The parts every connection shares (the summary and the log) are
         encoded once per change, not once per connection."""
-        key = (self.seq, tuple(seat.connections > 0 for seat in self.seats))
+        key = (self.seq, tuple(seat.connections > 0 for seat in self.seats), self.rematch)
         if self._shared is None or self._shared[0] != key:
             table, log = _dumps(self.summary()), _dumps(list(self.log))
             self._shared = (key, table, log)
