@@ -3,7 +3,9 @@ the result is kept in the store (a restart reads it back) and equals ``laro anal
 
 from __future__ import annotations
 
+import sqlite3
 import time
+from collections.abc import Callable
 from typing import Any
 
 from tests.server.client import Api, request, wait_for
@@ -84,3 +86,30 @@ def test_bad_requests_are_refused(server: ServerProcess) -> None:
             assert status == 400 and answer["error"]["code"] == "bad_request", (seat, method, answer)
     assert api.refused("GET", "/api/tables/no-such-table/analysis?seat=0") == (404, "no_table")
     assert api.refused("POST", "/api/tables/no-such-table/analysis", {"seat": 0}) == (404, "no_table")
+
+
+def test_an_analysis_cut_short_by_a_kill_is_made_after_a_restart(server_factory: Callable[..., ServerProcess]) -> None:
+    """The killed process's claim of the analysis stays in the store: it runs out, and the analysis asked again
+    after the restart is made."""
+    server = server_factory()
+    api = Api(server.base)
+    table_id = finished(api, "kamara", 4, {}, seed=77)
+    assert analysis(server.base, table_id, 2, "POST") == (202, {"status": "running"})
+    deadline = time.monotonic() + 10
+    while not _claimed(server):
+        assert time.monotonic() < deadline, "the analysis was not claimed"
+        time.sleep(0.02)
+    server.kill()
+    server.start()
+    status, answer = analysis(server.base, table_id, 2, "POST")
+    assert (status, answer["status"]) == (202, "running")
+    assert made(server.base, table_id, 2)["seat"] == 2
+    assert not _claimed(server)
+
+
+def _claimed(server: ServerProcess) -> bool:
+    con = sqlite3.connect(f"file:{server.db_path}?mode=ro", uri=True, timeout=10)
+    try:
+        return con.execute("SELECT count(*) FROM laro_analysis_claims").fetchone()[0] > 0
+    finally:
+        con.close()

@@ -7,6 +7,12 @@ then holds everything, seed included, and nobody can learn a hidden card still i
 kept in the store under its seat and settings, so it is made once and read back after a restart. At most
 :data:`MAX_PENDING` analyses wait or run at once; beyond that the server is ``busy``.
 
+Several processes on one store make each analysis once: the process that is asked first claims it in the store
+(a row with a claimed-until time, taken with one conditional statement, so of two claimants one wins) and
+renews its claim while it thinks; another process asked meanwhile answers ``running`` and waits for the result
+in the store. If the maker dies, its claim runs out (in ``claim_seconds``) and a process still waiting claims
+it and makes the analysis: no request is lost.
+
 The server analyses with seed 0 at the game's default budget, so ``laro analyse`` of the downloaded record gives
 the same figures.
 
@@ -33,23 +39,27 @@ the same figures.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import time
 from concurrent.futures import Executor
 from concurrent.futures.process import BrokenProcessPool
 
 from laro.bots.analysis import ANALYSIS_FORMAT, AnalysisError, analyse, default_budget
 from laro.core import GameRecord, JSONDict, RecordError
 from laro.server.bot_pool import close_workers, worker_processes
+from laro.server.cluster import process_name
 from laro.server.records import record_of
 from laro.server.store import Store, StoreError
 from laro.server.tables import Refusal, Table
 
-__all__ = ["MAX_PENDING", "SEED", "Analyses"]
+__all__ = ["CLAIM_SECONDS", "MAX_PENDING", "SEED", "Analyses"]
 
 log = logging.getLogger("laro.server.analyses")
 
 MAX_PENDING = 4  # analyses waiting or running at once, server-wide
 SEED = 0  # the search's seed for every analysis the server makes
+CLAIM_SECONDS = 3.0  # how long a claim of making an analysis lasts, renewed every third of it while it is made
 
 
 def _analyse(record: JSONDict, seat: int, budget: int) -> JSONDict:
@@ -58,11 +68,14 @@ def _analyse(record: JSONDict, seat: int, budget: int) -> JSONDict:
 
 
 class Analyses:
-    """The analyses of finished tables: ``workers`` processes (1), or a thread of the server's own when 0."""
+    """The analyses of finished tables: ``workers`` processes (1), or a thread of the server's own when 0.
+    ``claim_seconds``: how long a claim of the making of an analysis lasts unless renewed (see the module)."""
 
-    def __init__(self, store: Store, workers: int = 1) -> None:
+    def __init__(self, store: Store, workers: int = 1, claim_seconds: float = CLAIM_SECONDS) -> None:
         self.store = store
         self.workers = workers
+        self.claim_seconds = claim_seconds
+        self.me = process_name()  # this process's name in the store's claims
         self._executor: Executor | None = None
         self._pending: dict[tuple[str, int], asyncio.Task[None]] = {}
         self._failed: dict[tuple[str, int], str] = {}  # why an analysis could not be made (said once, then forgotten)
@@ -86,8 +99,8 @@ class Analyses:
         return seat
 
     async def look(self, table: Table, seat: object) -> JSONDict:
-        """``{"status": "done", "analysis": …}``, ``{"status": "running"}``, ``{"status": "failed", "message": …}``
-        or ``{"status": "none"}`` (never asked for)."""
+        """``{"status": "done", "analysis": …}``, ``{"status": "running"}`` (here or in another process),
+        ``{"status": "failed", "message": …}`` or ``{"status": "none"}`` (never asked for)."""
         seat = self._check(table, seat)
         flight = (table.meta.id, seat)
         if flight in self._pending:
@@ -95,24 +108,29 @@ class Analyses:
         failed = self._failed.pop(flight, None)
         if failed is not None:
             return {"status": "failed", "message": failed}
+        key = self.key(table, seat)
         try:
-            kept = await self.store.load_analysis(table.meta.id, self.key(table, seat))
+            kept = await self.store.load_analysis(table.meta.id, key)
+            if kept is None and await self.store.analysis_claimed(table.meta.id, key, time.time()):
+                return {"status": "running"}  # by another process
         except StoreError as error:
             log.warning("table %s: cannot read its analysis: %s", table.meta.id, error)
             raise Refusal("unavailable", "the server cannot read that analysis now; try again") from None
         return {"status": "none"} if kept is None else {"status": "done", "analysis": kept}
 
     async def request(self, table: Table, seat: object) -> JSONDict:
-        """The analysis of ``seat`` if it is kept, else start making it: ``{"status": "running"}``."""
+        """The analysis of ``seat`` if it is kept, else see that it is made: ``{"status": "running"}``. The
+        process that claims it makes it; one that finds it claimed waits for it in the store, and makes it itself
+        if the claim runs out without it (its maker died)."""
         found = await self.look(table, seat)
-        if found["status"] in ("done", "running"):
+        if found["status"] == "done" or (found["status"] == "running" and (table.meta.id, seat) in self._pending):
             return found
         seat = self._check(table, seat)
         if len(self._pending) >= MAX_PENDING:
             raise Refusal("busy", f"the server is analysing {MAX_PENDING} games already; try again in a minute")
         flight = (table.meta.id, seat)
         record = record_of(table, None)
-        self._pending[flight] = asyncio.create_task(self._make(table, seat, record))
+        self._pending[flight] = asyncio.create_task(self._see_made(table, seat, record))
         return {"status": "running"}
 
     async def wait(self, table_id: str, seat: int) -> None:
@@ -121,25 +139,62 @@ class Analyses:
         if task is not None:
             await asyncio.shield(task)
 
+    async def _see_made(self, table: Table, seat: int, record: JSONDict) -> None:
+        """Make the analysis while this process holds its claim; else wait until the one that does has kept it,
+        or its claim runs out (then claim it here)."""
+        flight, key = (table.meta.id, seat), self.key(table, seat)
+        try:
+            while True:
+                try:
+                    if await self._claim(table.meta.id, key):
+                        await self._make(table, seat, record)
+                        return
+                    if await self.store.load_analysis(table.meta.id, key) is not None:
+                        return  # made by another process
+                except StoreError as error:
+                    log.warning("table %s: cannot see to the analysis of seat %d now: %s", table.meta.id, seat, error)
+                await asyncio.sleep(min(1.0, self.claim_seconds / 3))
+        except Exception as error:  # one failed analysis must not take the server down
+            log.exception("table %s: the analysis of seat %d failed", table.meta.id, seat)
+            self._failed[flight] = f"the analysis could not be made ({type(error).__name__})"
+        finally:
+            self._pending.pop(flight, None)
+
+    async def _claim(self, table_id: str, key: str) -> bool:
+        now = time.time()
+        return await self.store.claim_analysis(table_id, key, self.me, now, now + self.claim_seconds)
+
+    async def _renew(self, table_id: str, key: str) -> None:
+        """Keep this process's claim while it makes the analysis."""
+        while True:
+            await asyncio.sleep(self.claim_seconds / 3)
+            try:
+                if not await self._claim(table_id, key):
+                    log.warning("table %s: the claim of analysis %s ran out while it was made", table_id, key)
+            except StoreError as error:
+                log.warning("table %s: the claim of analysis %s not renewed: %s", table_id, key, error)
+
     async def _make(self, table: Table, seat: int, record: JSONDict) -> None:
-        flight = (table.meta.id, seat)
+        flight, key = (table.meta.id, seat), self.key(table, seat)
         loop = asyncio.get_running_loop()
         budget = default_budget(table.game.name)
+        renewing = loop.create_task(self._renew(table.meta.id, key))
+        started = time.perf_counter()
         try:
             try:
                 made = await loop.run_in_executor(self._pool(), _analyse, record, seat, budget)
             except BrokenProcessPool:  # the worker died (killed, out of memory): start afresh, once
                 self._restart()
                 made = await loop.run_in_executor(self._pool(), _analyse, record, seat, budget)
-            await self.store.save_analysis(table.meta.id, self.key(table, seat), made)
+            await self.store.save_analysis(table.meta.id, key, made)
+            log.info("table %s: seat %d analysed in %.1f s", table.meta.id, seat, time.perf_counter() - started)
         except (RecordError, AnalysisError, StoreError, BrokenProcessPool) as error:
             log.error("table %s: the analysis of seat %d failed: %s", table.meta.id, seat, error)
             self._failed[flight] = f"the analysis could not be made: {error}"
-        except Exception as error:  # one failed analysis must not take the server down
-            log.exception("table %s: the analysis of seat %d failed", table.meta.id, seat)
-            self._failed[flight] = f"the analysis could not be made ({type(error).__name__})"
         finally:
-            self._pending.pop(flight, None)
+            renewing.cancel()
+            with contextlib.suppress(StoreError):  # else it runs out
+                await self.store.release_analysis(table.meta.id, key, self.me)
 
     def _restart(self, at_once: bool = False) -> None:
         executor, self._executor = self._executor, None
@@ -147,7 +202,7 @@ class Analyses:
             close_workers(executor, at_once)
 
     def pending(self) -> int:
-        """Analyses waiting or running now."""
+        """Analyses waiting or running now (here, or waited for here while another process makes them)."""
         return len(self._pending)
 
     def close(self) -> None:

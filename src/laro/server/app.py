@@ -142,8 +142,8 @@ def create_app(
 ) -> Starlette:
     """The server's application over ``store`` (a store or its URL). ``seeds=True`` lets a table be made with a
     given ``"seed"`` (for tests and demonstrations: whoever knows a seed knows every hidden card). On PostgreSQL
-    the process shares the store with any others (:mod:`laro.server.cluster`), its leases lasting
-    ``lease_seconds``."""
+    the process shares the store with any others (:mod:`laro.server.cluster`), its leases and its claims of
+    analyses (:mod:`laro.server.analyses`) lasting ``lease_seconds``."""
     the_store = open_store(store) if isinstance(store, str) else store
     bounds = server_limits or ServerLimits()
     hub = (SharedHub if isinstance(the_store, PostgresStore) else Hub)(
@@ -155,7 +155,7 @@ def create_app(
         away_after=away_after,
     )
     cluster = Cluster(hub, lease_seconds) if isinstance(hub, SharedHub) else None
-    analyses = Analyses(the_store, workers=0 if bot_workers == 0 else 1)
+    analyses = Analyses(the_store, workers=0 if bot_workers == 0 else 1, claim_seconds=lease_seconds)
     limits = limits or Limits()
     creates = Buckets(bounds.creates_per_minute / 60, bounds.create_burst)
     seat_calls = Buckets(bounds.seat_calls_per_second, bounds.seat_call_burst)

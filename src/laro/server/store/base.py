@@ -39,6 +39,7 @@ from laro.core import JSONDict, LaroError
 
 __all__ = [
     "ANALYSES",
+    "ANALYSIS_CLAIMS",
     "SCHEMA_VERSION",
     "DamagedTable",
     "SeqConflict",
@@ -72,6 +73,7 @@ SCHEMA_VERSION = 1  # the layout of the database; bump it and add a migration wh
 # Tables added beside the schema, made where they are missing whatever the version: a laro that does not know one
 # leaves it alone, so an old database still loads and an older laro still opens a newer one
 ANALYSES = "laro_analyses"  # move analyses of finished tables, by table and key (seat and settings)
+ANALYSIS_CLAIMS = "laro_analysis_claims"  # which process makes an analysis now, until when (see claim_analysis)
 
 _TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 _MAX_SEQ = 2**62  # far beyond any game; keeps every seq inside the databases' 64-bit integers
@@ -205,6 +207,17 @@ class Store(Protocol):
 
     async def load_analysis(self, table_id: str, key: str) -> JSONDict | None:
         """The analysis kept under ``key`` for the table, or None (also when what is kept cannot be read back)."""
+
+    async def claim_analysis(self, table_id: str, key: str, holder: str, now: float, until: float) -> bool:
+        """Take (or renew) the making of the analysis ``key`` for ``holder`` until ``until``: True if it has it now
+        — nobody had it, or the claim ran out by ``now``, or it was ``holder``'s already — and the analysis is
+        not kept yet. One conditional statement: of processes claiming at once, exactly one wins."""
+
+    async def release_analysis(self, table_id: str, key: str, holder: str) -> None:
+        """Give up ``holder``'s claim of the analysis ``key`` (made, or failed): another process may claim it."""
+
+    async def analysis_claimed(self, table_id: str, key: str, now: float) -> bool:
+        """True while some process holds a claim of the analysis ``key`` that has not run out by ``now``."""
 
     async def __aenter__(self) -> Self:
         """Open the store."""

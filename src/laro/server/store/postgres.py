@@ -39,6 +39,7 @@ from laro.core import JSONDict
 
 from .base import (
     ANALYSES,
+    ANALYSIS_CLAIMS,
     SCHEMA_VERSION,
     DamagedTable,
     StoredTable,
@@ -107,7 +108,22 @@ _BESIDE = [  # made where missing, whatever the schema version (see base.ANALYSE
         created double precision NOT NULL,
         PRIMARY KEY (table_id, key)
     )""",
+    f"""CREATE TABLE IF NOT EXISTS {ANALYSIS_CLAIMS} (
+        table_id text NOT NULL,
+        key text NOT NULL,
+        holder text NOT NULL,
+        claimed_until double precision NOT NULL,
+        PRIMARY KEY (table_id, key)
+    )""",
 ]
+# the row lock of a claim makes racing claimants queue, and each re-checks the WHERE on the row the one before left
+_CLAIM = f"""
+    INSERT INTO {ANALYSIS_CLAIMS} (table_id, key, holder, claimed_until)
+    SELECT %(id)s, %(key)s, %(me)s, %(until)s
+    WHERE NOT EXISTS (SELECT 1 FROM {ANALYSES} WHERE table_id = %(id)s AND key = %(key)s)
+    ON CONFLICT (table_id, key) DO UPDATE SET holder = excluded.holder, claimed_until = excluded.claimed_until
+    WHERE {ANALYSIS_CLAIMS}.claimed_until <= %(now)s OR {ANALYSIS_CLAIMS}.holder = excluded.holder
+"""
 
 _APPEND = """
     WITH claimed AS (
@@ -273,6 +289,27 @@ class PostgresStore:
             )
             row = await cursor.fetchone()
         return None if row is None else decode_analysis(table_id, key, row[0])
+
+    async def claim_analysis(self, table_id: str, key: str, holder: str, now: float, until: float) -> bool:
+        arguments = {"id": table_id, "key": key, "me": holder, "now": now, "until": until}
+        async with self._connection("claim_analysis") as con:
+            cursor = await con.execute(_CLAIM, arguments)
+            return cursor.rowcount == 1
+
+    async def release_analysis(self, table_id: str, key: str, holder: str) -> None:
+        async with self._connection("release_analysis") as con:
+            await con.execute(
+                f"DELETE FROM {ANALYSIS_CLAIMS} WHERE table_id = %s AND key = %s AND holder = %s",
+                (table_id, key, holder),
+            )
+
+    async def analysis_claimed(self, table_id: str, key: str, now: float) -> bool:
+        async with self._connection("analysis_claimed") as con:
+            cursor = await con.execute(
+                f"SELECT 1 FROM {ANALYSIS_CLAIMS} WHERE table_id = %s AND key = %s AND claimed_until > %s",
+                (table_id, key, now),
+            )
+            return await cursor.fetchone() is not None
 
     async def load_active(self) -> list[StoredTable | DamagedTable]:
         _, tables = await self._read("load_active", 0, None, finished_too=False)

@@ -65,6 +65,7 @@ from laro.core import JSONDict
 
 from .base import (
     ANALYSES,
+    ANALYSIS_CLAIMS,
     SCHEMA_VERSION,
     DamagedTable,
     StoredTable,
@@ -130,7 +131,20 @@ _BESIDE = [  # made where missing, whatever the schema version (see base.ANALYSE
         created REAL NOT NULL,
         PRIMARY KEY (table_id, key)
     ) WITHOUT ROWID""",
+    f"""CREATE TABLE IF NOT EXISTS {ANALYSIS_CLAIMS} (
+        table_id TEXT NOT NULL,
+        key TEXT NOT NULL,
+        holder TEXT NOT NULL,
+        claimed_until REAL NOT NULL,
+        PRIMARY KEY (table_id, key)
+    ) WITHOUT ROWID""",
 ]
+_CLAIM = f"""
+    INSERT INTO {ANALYSIS_CLAIMS} (table_id, key, holder, claimed_until)
+    SELECT ?, ?, ?, ? WHERE NOT EXISTS (SELECT 1 FROM {ANALYSES} WHERE table_id = ? AND key = ?)
+    ON CONFLICT (table_id, key) DO UPDATE SET holder = excluded.holder, claimed_until = excluded.claimed_until
+    WHERE {ANALYSIS_CLAIMS}.claimed_until <= ? OR {ANALYSIS_CLAIMS}.holder = excluded.holder
+"""
 
 
 class SQLiteStore:
@@ -261,6 +275,19 @@ class SQLiteStore:
             ).fetchone(),
         )
         return None if row is None else decode_analysis(table_id, key, row[0])
+
+    async def claim_analysis(self, table_id: str, key: str, holder: str, now: float, until: float) -> bool:
+        arguments = (table_id, key, holder, until, table_id, key, now)
+        return bool(await self._run("claim_analysis", self._write, _CLAIM, arguments))
+
+    async def release_analysis(self, table_id: str, key: str, holder: str) -> None:
+        statement = f"DELETE FROM {ANALYSIS_CLAIMS} WHERE table_id = ? AND key = ? AND holder = ?"
+        await self._run("release_analysis", self._write, statement, (table_id, key, holder))
+
+    async def analysis_claimed(self, table_id: str, key: str, now: float) -> bool:
+        query = f"SELECT 1 FROM {ANALYSIS_CLAIMS} WHERE table_id = ? AND key = ? AND claimed_until > ?"
+        row = await self._run("analysis_claimed", lambda con: con.execute(query, (table_id, key, now)).fetchone())
+        return row is not None
 
     async def quick_check(self) -> list[str]:
         """What SQLite's ``PRAGMA quick_check`` finds wrong in the file's pages (an empty list: nothing)."""
@@ -402,6 +429,11 @@ class SQLiteStore:
                 " ON CONFLICT (table_id, key) DO UPDATE SET analysis = excluded.analysis, created = excluded.created",
                 (table_id, key, text, time.time()),
             )
+
+    def _write(self, con: sqlite3.Connection, statement: str, arguments: tuple[object, ...]) -> int:
+        """One statement in a write transaction of its own; the rows it changed."""
+        with self._writing(con):
+            return con.execute(statement, arguments).rowcount
 
     def _load(self, con: sqlite3.Connection, table_id: str) -> StoredTable | DamagedTable | None:
         with _transaction(con, "BEGIN"):
