@@ -236,7 +236,9 @@ def test_a_new_store_file_is_never_empty_and_leaves_no_draft(tmp_path: Path) -> 
             await asyncio.gather(*(store.close() for store in stores))
 
     asyncio.run(main())
-    assert sorted(os.listdir(tmp_path)) == ["tables.db"]
+    # no draft (".tables.db.*.new" and its -wal/-shm) is left; SQLite itself may keep the live file's WAL when
+    # several connections close at the same moment (each sees another still open), which is its normal state
+    assert set(os.listdir(tmp_path)) - {"tables.db-wal", "tables.db-shm"} == {"tables.db"}
 
 
 def test_a_store_missing_its_schema_table_is_damaged_not_foreign(tmp_path: Path) -> None:
