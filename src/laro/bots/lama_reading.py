@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from laro.games.lama import cards as lama
-from laro.games.lama.cards import ANOTHER_TURN, HAND_SIZE, card_from_text, party_card_from_text
+from laro.games.lama.cards import ANOTHER_TURN, HAND_SIZE, party_card_from_text
 from laro.games.lama.party import PartyLamaState
 from laro.games.lama.state import LamaState
 
@@ -103,7 +103,7 @@ class Reading:
         sizes: list[int] = observation["hand_sizes"]
         quit_flags: list[bool] = observation["quit"]
         party = observation.get("options", {}).get("edition") == "party"
-        cards = [party_card_from_text(text) for text in discard] if party else list(map(card_from_text, discard))
+        cards = [party_card_from_text(text) for text in discard]  # the Party Edition's texts include the classic ones
         played = len(self.discard)
         slots = [list(masks) for masks in self.slots]
         order = [(first + k) % n for k in range(n)]

@@ -86,7 +86,8 @@ class Table:
         """The terminal's picture of the table through ``seat``'s eyes (``laro play`` draws the same), found in
         the ``laro.views`` entry-point group that laro's command line fills; without it, a short spectator's
         text."""
-        view = plugin("laro.views", self.game.name)
-        if view is None:
+        if not hasattr(self, "_view"):  # looked up once, at the first render
+            self._view = cast(Callable[[GameState, int | None], str] | None, plugin("laro.views", self.game.name))
+        if self._view is None:
             return render_text(state.public_observation())
-        return cast(Callable[[GameState, int | None], str], view)(state, seat)
+        return self._view(state, seat)

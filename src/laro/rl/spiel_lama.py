@@ -30,7 +30,7 @@ import pyspiel
 
 from laro.games.lama import CARD_TEXT, DRAW, GAME, LamaState
 from laro.games.lama.actions import ALL_ACTIONS
-from laro.games.lama.cards import ALL_CARD_TEXT, COPIES, DECK, HAND_SIZE, NUM_KINDS, PARTY_COPIES
+from laro.games.lama.cards import ALL_CARD_TEXT, COPIES, DECK, HAND_SIZE, NUM_KINDS, PARTY_COPIES, party_card_from_text
 from laro.rl.lama_encoding import LamaEncoding
 from laro.rl.spiel_common import Shared, game_info, game_type, share_of_win
 
@@ -140,7 +140,7 @@ class LamaSpielState(pyspiel.State):  # type: ignore[misc]
 
     def _draw_pile(self) -> Counter[int]:
         assert self.laro is not None
-        return Counter(self.cards.index(card) for card in self.laro.to_json()["draw_pile"])
+        return Counter(party_card_from_text(card) for card in self.laro.to_json()["draw_pile"])
 
     def _apply_action(self, action: int) -> None:
         if self.phase == "starter":
@@ -289,13 +289,13 @@ class LamaObserver:
             for text in state.seen[player]:
                 words = text.split()
                 if words[0] in ("discard", "round"):
-                    top = ALL_CARD_TEXT.index(words[1]) if words[0] == "discard" else None
+                    top = party_card_from_text(words[1]) if words[0] == "discard" else None
                     if words[0] == "round":
                         moves[:] = 0.0
                 elif words[0].startswith("p") and len(words) >= 2 and words[1] in ("draw", "quit", "play"):
                     seat = (int(words[0][1:]) - player) % state.n
                     if words[1] == "play":
-                        top = ALL_CARD_TEXT.index(words[2])
+                        top = party_card_from_text(words[2])
                     elif top is not None:
                         moves[seat, 0 if words[1] == "draw" else 1, top] += 1.0 / COPIES
 

@@ -36,6 +36,7 @@ from laro.games.lama import OPTIONS
 from laro.games.lama.actions import ALL_ACTIONS, DRAW, PLAY, QUIT
 from laro.games.lama.cards import (
     ALL_CARD_TEXT,
+    ANOTHER_TURN,
     CARD_TEXT,
     HAND_SIZE,
     LLAMA,
@@ -179,7 +180,7 @@ class VectorLama:
         self._rank = np.array(RANK[:k], dtype=np.int64)  # a plus card ranks as its number, the pink llama as a llama
         # per action index: the card it plays (-1: draw or quit), and whether it gives another turn (a plus card)
         self._card_of = np.array([-1 if a.card is None else a.card for a in ALL_ACTIONS[: self.num_actions]])
-        self._again = np.array([a.card is not None and PLUS <= a.card < PINK for a in ALL_ACTIONS[: self.num_actions]])
+        self._again = np.array([a.card is not None and ANOTHER_TURN[a.card] for a in ALL_ACTIONS[: self.num_actions]])
         self._rotations = (np.arange(n)[:, None] + np.arange(n)) % n  # seats from each seat's point of view
         self._to_move = (np.arange(n) == 0).astype(np.float32)
         self._seat_feats = np.zeros((b, n, len(PER_SEAT)), dtype=np.float32)  # by absolute seat

@@ -43,6 +43,13 @@ def _path_param(name: str, schema: JSON | None = None) -> JSON:
     return {"name": name, "in": "path", "required": True, "schema": schema or {"type": "string"}}
 
 
+def _query_param(name: str, schema: JSON | None = None, required: bool = False, description: str | None = None) -> JSON:
+    param: JSON = {"name": name, "in": "query", "required": required, "schema": schema or {"type": "string"}}
+    if description is not None:
+        param["description"] = description
+    return param
+
+
 _SEAT = {
     "type": "object",
     "required": ["seat", "kind", "bot", "name", "joined", "connected"],
@@ -276,13 +283,9 @@ _ANALYSIS = {
         },
     },
 }
-_SEAT_QUERY = {
-    "name": "seat",
-    "in": "query",
-    "required": True,
-    "description": "the seat whose decisions are graded",
-    "schema": {"type": "integer", "minimum": 0},
-}
+_SEAT_QUERY = _query_param(
+    "seat", {"type": "integer", "minimum": 0}, required=True, description="the seat whose decisions are graded"
+)
 _FINISHED = {
     "type": "object",
     "required": ["games", "next"],
@@ -306,13 +309,9 @@ _FINISHED = {
         "next": {"type": "string", "nullable": True},
     },
 }
-_VIEW = {
-    "name": "view",
-    "in": "query",
-    "required": False,
-    "description": "open (every hand), spectator, or a seat's number",
-    "schema": {"type": "string", "default": "open"},
-}
+_VIEW = _query_param(
+    "view", {"type": "string", "default": "open"}, description="open (every hand), spectator, or a seat's number"
+)
 
 
 def _body(schema: JSON) -> JSON:
@@ -348,14 +347,8 @@ DOCUMENT: JSON = {
                 "summary": "A game's rules in Markdown",
                 "parameters": [
                     _path_param("game"),
-                    {"name": "lang", "in": "query", "required": False, "schema": {"type": "string"}},
-                    {
-                        "name": "edition",
-                        "in": "query",
-                        "required": False,
-                        "description": "an edition with its own rules page: L.A.M.A.'s party",
-                        "schema": {"type": "string"},
-                    },
+                    _query_param("lang"),
+                    _query_param("edition", description="an edition with its own rules page: L.A.M.A.'s party"),
                 ],
                 "responses": {
                     "200": _answer(
@@ -406,8 +399,8 @@ DOCUMENT: JSON = {
             "get": {
                 "summary": "A page of the open and running tables, newest first",
                 "parameters": [
-                    {"name": "limit", "in": "query", "required": False, "schema": {"type": "integer", "minimum": 1}},
-                    {"name": "before", "in": "query", "required": False, "schema": {"type": "string"}},
+                    _query_param("limit", {"type": "integer", "minimum": 1}),
+                    _query_param("before"),
                 ],
                 "responses": {"200": _answer("a page of the lobby", _ref("Page")), **_errors(400)},
             },
@@ -416,8 +409,8 @@ DOCUMENT: JSON = {
             "get": {
                 "summary": "A page of the finished games, newest end first, by the players' names",
                 "parameters": [
-                    {"name": "limit", "in": "query", "required": False, "schema": {"type": "integer", "minimum": 1}},
-                    {"name": "before", "in": "query", "required": False, "schema": {"type": "string"}},
+                    _query_param("limit", {"type": "integer", "minimum": 1}),
+                    _query_param("before"),
                 ],
                 "responses": {"200": _answer("a page of finished games", _ref("FinishedPage")), **_errors(400, 503)},
             }
