@@ -1,10 +1,13 @@
-"""Shared test settings: hypothesis profiles (choose one with HYPOTHESIS_PROFILE; ``ci`` is the default)."""
+"""Shared test settings: hypothesis profiles (choose one with HYPOTHESIS_PROFILE; ``ci`` is the default); mypy begun
+early on the second core (tests/lint_early.py)."""
 
 from __future__ import annotations
 
 import os
 
+import pytest
 from hypothesis import HealthCheck, settings
+from tests.lint_early import start_mypy_early, stop_all
 
 settings.register_profile(
     "ci", max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow], print_blob=True
@@ -14,3 +17,11 @@ settings.register_profile(
     "thorough", max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow], print_blob=True
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    start_mypy_early(config, items)
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    stop_all()

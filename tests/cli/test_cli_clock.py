@@ -9,11 +9,13 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from laro.cli.main import cli
 
 
+@pytest.mark.slow  # a real turn clock waited out
 def test_a_clock_that_runs_out_lets_the_stand_in_play(tmp_path: Path) -> None:
     command = [sys.executable, "-m", "laro", "play", "lama", "-n", "2", "--seed", "5", "--delay", "0"]
     command += ["--clock", "10+0", "--records", str(tmp_path)]

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from laro.cli.saved import load_resumable
 from laro.core import GameRecord, replay
 
 
@@ -30,7 +31,7 @@ def _record(tmp_path: Path, at_least: int, holding: str | None = None) -> GameRe
         files = list((tmp_path / "records").glob("*.json"))
         if files:
             try:
-                record = GameRecord.load(files[0])
+                record = load_resumable(files[0])
             except ValueError:
                 record = None  # being replaced right now
             if record is not None and len(record.actions) >= at_least and holding in (None, *record.actions):
@@ -52,7 +53,7 @@ def test_record_survives_the_process(tmp_path: Path, sig: signal.Signals) -> Non
         output, _ = process.communicate(timeout=20)
     finally:
         process.kill()
-    saved = GameRecord.load(next((tmp_path / "records").glob("*.json")))
+    saved = load_resumable(next((tmp_path / "records").glob("*.json")))
     assert len(saved.actions) >= len(record.actions) >= 1
     assert "quit" in saved.actions
     replay(saved)  # every saved action replays

@@ -16,8 +16,9 @@ from laro.bots import base as bots_base
 from laro.bots import get_bot
 from laro.cli.kamara_board import DIWA_LETTERS, board_text, layout_of, tiles_layout
 from laro.cli.kamara_view import KamaraView, menu_entries, numbered
+from laro.cli.saved import load_resumable
 from laro.cli.views import PlayerInfo
-from laro.core import GameRecord, make_rng, replay
+from laro.core import make_rng, replay
 from laro.games.kamara import COLOURS, GAME, KamaraState, square_index
 from laro.games.kamara.components import EFFECTS
 
@@ -58,12 +59,16 @@ def script(
     person = random.Random(seed)
     lines: list[str] = []
     actions: list[str] = []
-    while not state.is_over and (human_moves is None or len(lines) < human_moves):
+    moves = 0
+    while not state.is_over and (human_moves is None or moves < human_moves):
         player = state.current_player
         assert player is not None
         if player == seat:
             line, action = typed(state, person)
             lines.append(line)
+            if VIEW.confirmation(line, action, state):  # ending the turn early: yes
+                lines.append("y")
+            moves += 1
         else:
             action = str(bots[player].choose(state.observation(player), state.legal_actions(), rngs[player]))
         state = state.apply(action)
@@ -92,7 +97,7 @@ def test_a_whole_game_typed_by_a_script(run: Run, tmp_path: Path) -> None:
     assert "Every diwa is placed." in out and "Round 1 · your turn" in out
     assert "Game over" in out and "Seed: 31" in out
     assert "is not" not in out  # every typed line was understood
-    record = GameRecord.load(only_record(tmp_path))
+    record = load_resumable(only_record(tmp_path))
     assert record.actions == actions
     assert replay(record).to_json() == final.to_json()
     assert record.result is not None and record.result["over"]
@@ -105,7 +110,7 @@ def test_a_whole_game_against_the_hard_search_bot(run: Run, tmp_path: Path) -> N
     result = run(*args, input="\n".join(lines) + "\n")
     assert result.exit_code == 0, result.output
     assert "Bot 1 (hard)" in result.output and "Game over" in result.output
-    record = GameRecord.load(only_record(tmp_path))
+    record = load_resumable(only_record(tmp_path))
     assert record.bots == {1: "hard", 2: "hard"}
     assert record.actions == actions  # the same moves as the hard bots played here
     assert replay(record).to_json() == final.to_json()
@@ -119,7 +124,7 @@ def test_other_seats_cards_stay_hidden(run: Run, tmp_path: Path) -> None:
     lines, _, _ = script(GAME.new_game(3, seed=seed, options=options), seed)
     args = play_args(tmp_path, "--players", "3", "--seed", str(seed), options=options)
     out = run(*args, input="\n".join(lines) + "\n").output
-    record = GameRecord.load(only_record(tmp_path))
+    record = load_resumable(only_record(tmp_path))
     allowed: set[str] = set()
     state = GAME.new_game(3, seed=seed, options=options)
     for action in [None, *record.actions]:
@@ -161,8 +166,8 @@ def test_a_delay_given_shows_the_board_after_bot_moves(run: Run, tmp_path: Path)
         args[args.index("--delay") + 1] = delay
         out = run(*args, input="\n".join(lines) + "\n").output
         boards.append(out.count("Decks:"))
-        assert GameRecord.load(only_record(tmp_path / delay)).actions == actions
-    assert boards[0] == len(lines) and boards[1] > boards[0]
+        assert load_resumable(only_record(tmp_path / delay)).actions == actions
+    assert boards[0] == len(lines) - lines.count("y") and boards[1] > boards[0]  # a yes to "end?" draws none
 
 
 # -- input -------------------------------------------------------------------------------------------------------
@@ -259,8 +264,53 @@ def test_wrong_entries_are_explained_and_change_nothing(run: Run, tmp_path: Path
     assert "no choice is numbered here" in out
     assert "Kamara in short" in out and "Reading a yellow card" in out  # help, then the full rules
     assert "You place sulok in NW, face A (paltik light)" in out
-    record = GameRecord.load(only_record(tmp_path))
+    record = load_resumable(only_record(tmp_path))
     assert record.actions[0] == "place sulok NW A" and state.apply(record.actions[0])
+
+
+@pytest.mark.parametrize(
+    ("entry", "hint"),
+    [
+        ("place sulok W A", "sulok is already placed, in NW"),
+        ("sulok s b", "sulok is already placed, in NW"),
+        ("place pinto NW A", "pinto is an edge tile: it goes into an edge slot (N W E S)"),
+        ("place balon N A", "balon is a corner tile: it goes into a corner slot (NW NE SW SE)"),
+        ("place pinto N A 90", "only the centre tile takes a rotation: place pinto N A"),
+    ],
+)
+def test_a_setup_entry_gets_the_reason_it_names_no_action(entry: str, hint: str) -> None:
+    state = GAME.new_game(2, seed=9, options={"elder": 0}).apply("place sulok NW A")
+    with pytest.raises(ValueError, match=re.escape(hint)):
+        VIEW.parse(entry, state)
+
+
+def test_the_centre_tile_is_told_its_rotations() -> None:
+    state = GAME.new_game(2, seed=9, options={"elder": 0})
+    with pytest.raises(ValueError, match=re.escape("the rotation is 0, 90, 180 or 270")):
+        VIEW.parse("place kamara C A 45", state)
+    with pytest.raises(ValueError, match=re.escape("the centre tile also takes a rotation")):
+        VIEW.parse("kamara c b", state)
+
+
+def test_ending_a_turn_with_actions_left_asks_first(run: Run, tmp_path: Path) -> None:
+    """``end`` with actions unused asks, as L.A.M.A.'s ``q`` does: no keeps the turn, yes ends it."""
+    state, bot, rng = GAME.new_game(2, seed=21, options=SHORT), get_bot("random", "kamara"), make_rng(21, "bot", 1)
+    lines, played = [], 0
+    while state.phase != "play" or state.current_player != 0:
+        if state.current_player == 1:
+            action = str(bot.choose(state.observation(1), state.legal_actions(), rng))
+        else:
+            action = str(state.legal_actions()[0])
+            lines.append(action)
+        state, played = state.apply(action), played + 1
+    records = tmp_path / "records"
+    args = play_args(records, "--players", "2", "--seed", "21")
+    result = run(*args, input="\n".join([*lines, "end", "n", "end", "y", "exit", "y", ""]))
+    out = " ".join(result.output.split())
+    assert result.exit_code == 0, out[-2000:]
+    assert out.count("End your turn with 3 actions left unused? [y/N]") == 2
+    assert out.count("You end your turn (3 actions unused)") == 1
+    assert load_resumable(only_record(records)).actions[played] == "end"  # the no took nothing; the yes ended it
 
 
 # -- the board ---------------------------------------------------------------------------------------------------
@@ -362,11 +412,11 @@ def test_resume_a_stopped_game(run: Run, tmp_path: Path) -> None:
     stopped = run(*play_args(tmp_path, "--players", "3", "--seed", str(seed)), input="\n".join(first) + "\n")
     assert stopped.exit_code == 1 and "--resume" in stopped.output
     path = only_record(tmp_path)
-    saved = GameRecord.load(path)
+    saved = load_resumable(path)
     rest, more, _ = script(replay(saved), seed)  # the resumed session's bots start their randomness afresh
     result = run("play", "kamara", "--resume", str(path), "--delay", "0", input="\n".join(rest) + "\n")
     assert result.exit_code == 0, result.output
-    assert GameRecord.load(path).actions == saved.actions + more
+    assert load_resumable(path).actions == saved.actions + more
     assert "Game over" in result.output
 
 
@@ -388,7 +438,7 @@ def test_the_default_bot_falls_back_to_random(
     result = run("play", "kamara", "-n", "2", "--delay", "0", "--records", str(tmp_path), input="exit\ny\n")
     assert result.exit_code == 0, result.output
     assert "No heuristic bot plays Kamara yet: the other seats are random bots." in result.output
-    assert GameRecord.load(only_record(tmp_path)).bots == {1: "random"}
+    assert load_resumable(only_record(tmp_path)).bots == {1: "random"}
     named = run("play", "kamara", "-n", "2", "--bots", "heuristic", "--records", str(tmp_path))
     assert named.exit_code == 2  # asked for by name, it is an error
 

@@ -126,3 +126,13 @@ def test_the_size_needed_is_said_on_a_small_terminal_only() -> None:
     small = " ".join(text_of(VIEW.round_start(state, PLAYERS), width=80).split())
     assert "the chamber is drawn compactly. At 100×36 or more it is drawn in full." in small
     assert "drawn compactly" not in text_of(VIEW.round_start(state, PLAYERS), width=160)
+
+
+def test_the_compact_chamber_names_each_empty_slot_as_it_is_typed() -> None:
+    """At 80 by 24, an empty slot shows the whole name that ``place …`` takes (NW, not N), in its middle row."""
+    state = GAME.new_game(3, seed=3, options={"elder": 0})
+    lines = text_of(VIEW.screen(state, 0, PLAYERS), width=80).splitlines()
+    rows = {line[0]: line[: line.index("┃", 3) + 1] for line in lines if line[:3] in {"8 ┃", "5 ┃", "2 ┃"}}
+    assert rows["8"].split("┃")[1].split() == ["NW", "│", "N", "│", "NE"]
+    assert rows["5"].split("┃")[1].split() == ["W", "│", "C", "│", "E"]
+    assert rows["2"].split("┃")[1].split() == ["SW", "│", "S", "│", "SE"]

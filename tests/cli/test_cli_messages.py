@@ -38,7 +38,7 @@ def test_a_file_that_is_not_text_is_one_clear_line(run: Run, tmp_path: Path, com
 def test_the_exit_confirmation_shows_its_choices(run: Run, tmp_path: Path) -> None:
     args = ["play", "lama", "-n", "2", "--bots", "random", "--delay", "0", "--seed", "4", "--records", str(tmp_path)]
     result = run(*args, input="exit\ny\n")
-    assert "Stop the game here? It is saved and can be replayed. [y/N]" in result.output
+    assert "Stop the game here? It is saved, to be continued with --resume. [y/N]" in result.output
 
 
 def test_bench_notes_keep_their_brackets() -> None:

@@ -12,8 +12,9 @@ from tests.cli.test_cli_play import only_record, play_args
 from tests.lama.test_rules import build
 
 from laro.cli.lama_view import LamaView, card_tag, tokens_text
+from laro.cli.saved import load_resumable
 from laro.cli.views import PlayerInfo
-from laro.core import GameRecord, replay
+from laro.core import replay
 from laro.games.lama.tokens import Tokens
 
 Run = Callable[..., Result]
@@ -34,7 +35,7 @@ def test_a_whole_party_game_typed_in(run: Run, tmp_path: Path) -> None:
     out = " ".join(result.output.split())  # the terminal wraps at 80 columns
     assert "Party Edition" in out and "Game over" in out
     assert "a plus card: Bot 2 (heuristic) takes another turn" in out
-    record = GameRecord.load(only_record(tmp_path))
+    record = load_resumable(only_record(tmp_path))
     assert record.options["edition"] == "party" and replay(record).is_over
     assert any("+" in action or action == "play P" for action in record.actions)
 

@@ -12,8 +12,9 @@ from click.testing import Result
 from laro.bots import base as bots_base
 from laro.cli import play as play_module
 from laro.cli import session as session_module
+from laro.cli.saved import load_resumable
 from laro.cli.views import GenericView
-from laro.core import GameRecord, replay, result_of
+from laro.core import replay, result_of
 from laro.games.lama import GAME
 
 Run = Callable[..., Result]
@@ -44,7 +45,7 @@ def test_a_whole_game_to_the_end(run: Run, tmp_path: Path) -> None:
     assert "Game over" in out and ("wins with" in out or "Shared win" in out or "You win" in out)
     path = only_record(tmp_path)
     assert f"saved to {path}" in out.replace("\n", "")
-    record = GameRecord.load(path)
+    record = load_resumable(path)
     final = replay(record)
     assert final.is_over
     assert record.result == result_of(final)
@@ -57,7 +58,7 @@ def test_a_whole_game_against_the_hard_search_bot(run: Run, tmp_path: Path) -> N
     result = run(*args, input=EVERY_KEY)
     assert result.exit_code == 0, result.output
     assert "Bot 1 (hard)" in result.output and "Game over" in result.output
-    record = GameRecord.load(only_record(tmp_path))
+    record = load_resumable(only_record(tmp_path))
     assert replay(record).is_over and record.players == ["You", "Bot 1 (hard)", "Bot 2 (hard)"]
     assert "Round 2" in result.output  # a game of several rounds
 
@@ -67,7 +68,7 @@ def test_always_quitting_reaches_the_end(run: Run, tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "Ana (you) quit the round" in result.output
     assert "Game over" in result.output
-    assert replay(GameRecord.load(only_record(tmp_path))).is_over
+    assert replay(load_resumable(only_record(tmp_path))).is_over
 
 
 def _human_starts(players: int = 3, seed: int = 5) -> tuple[int, list[str]]:
@@ -87,7 +88,7 @@ def test_a_wrong_entry_is_explained_and_asked_again(run: Run, tmp_path: Path) ->
     assert f"{illegal} is not allowed" in out
     said = {"draw": "You drew a card", "quit": "You quit the round"}.get(legal[0], "You played")
     assert said in out
-    assert GameRecord.load(only_record(tmp_path)).actions[0] == legal[0]
+    assert load_resumable(only_record(tmp_path)).actions[0] == legal[0]
 
 
 def test_short_forms_and_full_texts(run: Run, tmp_path: Path) -> None:
@@ -95,7 +96,7 @@ def test_short_forms_and_full_texts(run: Run, tmp_path: Path) -> None:
     result = run(*play_args(tmp_path, "--players", "3", "--seed", "5", "--seat", str(seat)), input="Q\ny\n")
     assert "Quit this round? Your 6 cards will count against you. [y/N]" in result.output
     assert "You quit the round" in result.output
-    assert GameRecord.load(only_record(tmp_path)).actions[0] == "quit"
+    assert load_resumable(only_record(tmp_path)).actions[0] == "quit"
 
 
 def test_q_asks_before_quitting_the_round(run: Run, tmp_path: Path) -> None:
@@ -104,7 +105,7 @@ def test_q_asks_before_quitting_the_round(run: Run, tmp_path: Path) -> None:
     args = play_args(tmp_path, "--players", "3", "--seed", "5", "--seat", str(seat))
     result = run(*args, input="q\nn\n")
     assert result.output.count("Quit this round?") == 1 and "You quit the round" not in result.output
-    assert GameRecord.load(only_record(tmp_path)).actions == []
+    assert load_resumable(only_record(tmp_path)).actions == []
     result = run(*args, input="quit\n")
     assert "Quit this round?" not in result.output and "You quit the round" in result.output
 
@@ -121,7 +122,7 @@ def test_end_of_input_saves_the_game_so_far(run: Run, tmp_path: Path) -> None:
     result = run(*play_args(tmp_path, "--seed", "8"), input="quit\n")
     assert result.exit_code == 1
     assert "Input ended" in result.output and "Unfinished game" in result.output
-    record = GameRecord.load(only_record(tmp_path))
+    record = load_resumable(only_record(tmp_path))
     assert "quit" in record.actions and record.result is None
     assert not replay(record).is_over
 
@@ -134,7 +135,7 @@ def test_ctrl_c_saves_the_game(run: Run, tmp_path: Path, monkeypatch: pytest.Mon
     result = run(*play_args(tmp_path, "--seed", "8"))
     assert result.exit_code == 130
     assert "Interrupted" in result.output
-    assert GameRecord.load(only_record(tmp_path)).result is None
+    assert load_resumable(only_record(tmp_path)).result is None
 
 
 def test_exit_asks_then_stops(run: Run, tmp_path: Path) -> None:
@@ -143,7 +144,7 @@ def test_exit_asks_then_stops(run: Run, tmp_path: Path) -> None:
     result = run(*args, input="exit\nn\nexit\ny\n")
     assert result.exit_code == 0
     assert result.output.count("Stop the game here?") == 2
-    assert GameRecord.load(only_record(tmp_path)).actions == []
+    assert load_resumable(only_record(tmp_path)).actions == []
 
 
 def test_the_seed_is_shown_only_at_the_end(run: Run, tmp_path: Path) -> None:
@@ -235,4 +236,4 @@ def test_a_game_without_its_own_view_is_played_by_numbers(
     assert result.exit_code == 0, result.output
     assert '"hand"' in result.output and '"draw_pile"' not in result.output  # the observation, not the state
     assert "Winner(s):" in result.output
-    assert replay(GameRecord.load(only_record(tmp_path))).is_over
+    assert replay(load_resumable(only_record(tmp_path))).is_over

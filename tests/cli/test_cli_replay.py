@@ -10,8 +10,8 @@ import pytest
 from click.testing import Result
 
 from laro.cli import replay as replay_module
+from laro.cli.saved import load_resumable
 from laro.cli.views import GenericView
-from laro.core import GameRecord
 
 Run = Callable[..., Result]
 MakeRecord = Callable[..., Path]
@@ -19,7 +19,7 @@ MakeRecord = Callable[..., Path]
 
 def test_replay_all_shows_every_move_and_the_result(run: Run, make_record: MakeRecord) -> None:
     path = make_record()
-    moves = len(GameRecord.load(path).actions)
+    moves = len(load_resumable(path).actions)
     result = run("replay", "--all", str(path))
     assert result.exit_code == 0, result.output
     out = result.output

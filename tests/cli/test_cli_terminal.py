@@ -163,10 +163,14 @@ def test_kamara_fits_a_terminal_of_80_by_24(terminal: Start) -> None:
     pool = _screen_from(screen.wait_for("Your move"), "Tiles to place")
     assert len(pool) <= 24 and sum(line.count("(corner)") for line in pool) == 4, "\n".join(pool)
     headings = set()
-    for typed in lines_typed:
+    for typed, after in zip(lines_typed, [*lines_typed[1:], ""], strict=True):
+        if typed == "y":  # the answer to "End your turn …? [y/N]"
+            screen.type("y\r")
+            printed = screen.wait_for("Your move", seconds=30)
+            continue
         lines = _screen_from(printed, "· your turn")
         headings.add(lines[0].split("·")[0].strip("─ "))
         assert len(lines) <= 24 and max(len(line) for line in lines) <= 80, "\n".join(lines)
         screen.type(f"{typed}\r")
-        printed = screen.wait_for("Your move", seconds=30)
+        printed = screen.wait_for("[y/N]" if after == "y" else "Your move", seconds=30)
     assert {"Setup: placing tiles", "Setup: choosing diwa"} <= headings and any("Round" in h for h in headings)

@@ -10,11 +10,12 @@ from pathlib import Path
 from click.testing import Result
 
 from laro.bots import get_bot
-from laro.core import GameRecord, make_rng, replay
+from laro.cli.saved import load_resumable
+from laro.core import make_rng, replay, traits_of
 from laro.games.kamara import GAME as KAMARA
-from laro.server.undo import STEPS
 
 Run = Callable[..., Result]
+KAMARA_STEPS = traits_of(KAMARA).steps
 SHORT = {"max_rounds": 6, "actions_per_turn": 4}
 
 
@@ -46,7 +47,7 @@ def test_kamara_steps_are_taken_back_and_the_rest_refused(run: Run, tmp_path: Pa
             lines.append(action)
             if state.apply(action).current_player == 0:  # the turn goes on: undo is a step back, or refused
                 lines.append("undo")
-                if _word(action) in STEPS["kamara"]:
+                if _word(action) in KAMARA_STEPS:
                     lines.append(action)
                     taken += 1
                 else:
@@ -61,7 +62,7 @@ def test_kamara_steps_are_taken_back_and_the_rest_refused(run: Run, tmp_path: Pa
     assert output.count("cannot be taken back: only a move, poke or port can") == refused
     assert "You have taken no step this turn. (takebacks need --takebacks)" in output  # the first undo
     (path,) = tmp_path.glob("*.json")
-    record = GameRecord.load(path)
+    record = load_resumable(path)
     assert record.actions == actions and not record.practice
     assert "practice" not in path.read_text()  # a game without takebacks: its record is as before
 
@@ -69,8 +70,11 @@ def test_kamara_steps_are_taken_back_and_the_rest_refused(run: Run, tmp_path: Pa
 def test_a_lama_takeback_against_bots_is_recorded_and_survives_resume(run: Run, tmp_path: Path) -> None:
     """L.A.M.A. has no step to take back; with --takebacks the person's last turn comes back (the bot's move
     after it too); the record says it was a practice game, and a resumed game still takes turns back."""
-    plain = run(*_args(tmp_path / "plain", "lama"), input="d\nundo\nexit\ny\n")
-    assert "You have taken no step this turn. (takebacks need --takebacks)" in " ".join(plain.output.split())
+    plain = run(*_args(tmp_path / "plain", "lama"), input="d\nundo\nundo turn\nexit\ny\n")
+    said = " ".join(plain.output.split())
+    assert "You have taken no step this turn. (takebacks need --takebacks)" in said
+    assert "This game was started without takebacks: a game started with --takebacks" in said  # undo turn
+    assert "table" not in said.lower()  # the terminal has no table
     records = tmp_path / "practice"
     first = run(*_args(records, "lama", "--takebacks"), input="d\nd\nundo\nundo turn\nundo\nexit\ny\n")
     assert first.exit_code == 0, first.output[-3000:]
@@ -79,7 +83,7 @@ def test_a_lama_takeback_against_bots_is_recorded_and_survives_resume(run: Run, 
     assert output.count("You take back your last turn") == 2
     assert "You have no turn to take back." in output  # the third undo: back at the start already
     (path,) = records.glob("*.json")
-    record = GameRecord.load(path)
+    record = load_resumable(path)
     assert record.practice and record.takebacks == 2
     assert len(record.actions) <= 1  # back at the game's start, or after the bot's first move if it began
     assert replay(record).current_player == 0
@@ -88,5 +92,5 @@ def test_a_lama_takeback_against_bots_is_recorded_and_survives_resume(run: Run, 
     again = run("play", "lama", "--resume", str(path), "--delay", "0", input="d\nundo turn\nexit\ny\n")
     assert again.exit_code == 0, again.output[-3000:]
     assert "You take back your last turn" in " ".join(again.output.split())
-    resumed = GameRecord.load(path)
+    resumed = load_resumable(path)
     assert resumed.practice and resumed.takebacks == 3 and resumed.actions == record.actions

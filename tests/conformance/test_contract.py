@@ -1,4 +1,5 @@
-"""The contract every game keeps (design notes, "The contract every game keeps"), checked for every registered game.
+"""The contract every game keeps (docs/architecture.md, "The contract every game keeps"), checked for every
+registered game.
 
 Seeded random playouts of every allowed player count drive the checks. A new game joins automatically once it is
 registered; it only has to say below (``HIDDEN``) which parts of its JSON state a seat may not see.
@@ -7,6 +8,7 @@ registered; it only has to say below (``HIDDEN``) which parts of its JSON state 
 from __future__ import annotations
 
 import copy
+import itertools
 import json
 import os
 import random
@@ -21,14 +23,20 @@ import pytest
 
 import laro
 from laro.core import (
+    ComponentSource,
     Game,
     GameRecord,
     GameState,
+    GameTraits,
     IllegalActionError,
     MalformedActionError,
     OptionError,
+    RoundedState,
     StateError,
+    component_data,
     replay,
+    round_of,
+    traits_of,
 )
 
 GAMES = laro.list_games()
@@ -191,17 +199,21 @@ def playout(
 
 
 def _cases() -> Iterator[Any]:
+    """Every player count with each seed and a long game, and every option at the fewest and the most players;
+    the plain run plays one seed of each count and each option at the fewest (the rest are marked slow)."""
     for name in GAMES:
         game = laro.get_game(name)
         for n in range(game.min_players, game.max_players + 1):
             for seed in SEEDS:
-                yield pytest.param(name, n, seed, "uniform", "{}", id=f"{name}-{n}p-s{seed}")
+                marks = () if seed == SEEDS[0] else (pytest.mark.slow,)
+                yield pytest.param(name, n, seed, "uniform", "{}", id=f"{name}-{n}p-s{seed}", marks=marks)
             yield pytest.param(name, n, SEEDS[0], "long", "{}", id=f"{name}-{n}p-long")
         for options in _option_variants(game):
             text = json.dumps(options, sort_keys=True)
             label = "-".join(f"{k}={v}" for k, v in options.items())
             for n in (game.min_players, game.max_players):
-                yield pytest.param(name, n, SEEDS[1], "long", text, id=f"{name}-{n}p-{label}")
+                marks = () if n == game.min_players else (pytest.mark.slow,)
+                yield pytest.param(name, n, SEEDS[1], "long", text, id=f"{name}-{n}p-{label}", marks=marks)
 
 
 CASES = list(_cases())
@@ -469,17 +481,26 @@ def test_new_game_without_seed(game_name: str) -> None:
 
 def _norm(value: Any) -> Any:
     """A hashable form; a list of plain values compares as a multiset (order does not hide the cards)."""
+    return _form(value, set())
+
+
+def _form(value: Any, found: set[Any]) -> Any:
+    """The hashable form of ``value``, each part's made once; every form made, and every key met, into ``found``."""
     if isinstance(value, dict):
-        return ("dict", tuple(sorted((str(k), _norm(v)) for k, v in value.items())))
-    if isinstance(value, list | tuple):
-        items = [_norm(v) for v in value]
-        if all(isinstance(v, str | int | float | bool) or v is None for v in value):
-            return ("bag", tuple(sorted(items, key=repr)))
-        return ("list", tuple(items))
-    return value
+        found.update(value)
+        form: Any = ("dict", tuple(sorted((str(k), _form(v, found)) for k, v in value.items())))
+    elif isinstance(value, list | tuple):
+        items = [_form(v, found) for v in value]
+        plain = all(isinstance(v, str | int | float | bool) or v is None for v in value)
+        form = ("bag", tuple(sorted(items, key=repr))) if plain else ("list", tuple(items))
+    else:
+        form = value
+    found.add(form)
+    return form
 
 
 def _subvalues(value: Any) -> Iterator[Any]:
+    """``value``, every value inside it and every key in it."""
     yield value
     if isinstance(value, dict):
         for key, item in value.items():
@@ -490,9 +511,12 @@ def _subvalues(value: Any) -> Iterator[Any]:
             yield from _subvalues(item)
 
 
-def test_every_game_says_what_it_hides(game_name: str) -> None:
-    """Each registered game has an entry in HIDDEN, so the observation checks below cover it."""
-    assert game_name in HIDDEN, f"add the hidden parts of {game_name!r} to HIDDEN in {__file__}"
+def _norms(value: Any) -> set[Any]:
+    """The hashable form (``_norm``) of ``value``, of every value inside it and of every key in it: what a reader
+    of ``value`` sees."""
+    found: set[Any] = set()
+    _form(value, found)
+    return found
 
 
 @pytest.mark.parametrize(("name", "n", "seed", "policy", "options"), CASES)
@@ -506,16 +530,16 @@ def test_observations_are_json_and_hide_secrets(name: str, n: int, seed: int, po
             observation = state.observation(seat)
             assert isinstance(observation, dict)
             assert json.loads(json.dumps(observation, allow_nan=False)) == observation  # only JSON types
-            seen = {_norm(v) for v in _subvalues(observation)}
-            may_know = {_norm(v) for v in _subvalues(hiding.visible(data, seat))}
+            seen = _norms(observation)
+            may_know = _norms(hiding.visible(data, seat))
             for secret in hiding.hidden(data, seat):
                 if secret in ([], {}, "", None) or _norm(secret) in may_know:
                     continue  # nothing to reveal, or it equals something the seat may know anyway
                 assert _norm(secret) not in seen, f"seat {seat} can see {secret!r}"
         public = state.public_observation()  # a spectator knows less than any seat
         assert json.loads(json.dumps(public, allow_nan=False)) == public
-        seen_by_all = {_norm(v) for v in _subvalues(public)}
-        visible_to_all = {_norm(v) for v in _subvalues(hiding.visible(data, -1))}
+        seen_by_all = _norms(public)
+        visible_to_all = _norms(hiding.visible(data, -1))
         secrets = [secret for seat in range(n) for secret in hiding.hidden(data, seat)]
         for secret in secrets:
             if secret in ([], {}, "", None) or _norm(secret) in visible_to_all:
@@ -636,6 +660,41 @@ def test_game_describes_itself(game_name: str) -> None:
     assert len({spec.name for spec in game.option_specs}) == len(game.option_specs)
     state = game.new_game(game.min_players, seed=1)
     assert state.game is game and state.num_players == game.min_players
+
+
+def test_game_declarations_name_its_own_actions_and_options(game_name: str) -> None:
+    """What a game declares (its GameTraits) names words of its own actions and options of its own, and a game
+    with component options gives its components as JSON data with one entry per option."""
+    game = laro.get_game(game_name)
+    traits = traits_of(game)
+    assert isinstance(traits, GameTraits)
+    words = {str(game.action_from_index(index)).split(" ", 1)[0] for index in range(game.num_actions)}
+    assert traits.steps <= words, f"steps that are no action of {game_name}: {sorted(traits.steps - words)}"
+    assert traits.whole_turns - {"*"} <= words, f"whole turns that are no action: {sorted(traits.whole_turns - words)}"
+    assert not traits.steps & traits.whole_turns and not (traits.steps and "*" in traits.whole_turns)
+    options = {spec.name: spec for spec in game.option_specs}
+    assert set(traits.component_options) <= set(options), "component options must be options of the game"
+    assert all(options[name].nullable and options[name].default is None for name in traits.component_options)
+    assert isinstance(game, ComponentSource) or not traits.component_options
+    data = component_data(game)
+    if data is not None:
+        assert set(traits.component_options) <= set(data), "each component option replaces a part of the data"
+        assert json.loads(json.dumps(data)) == data
+    assert json.loads(json.dumps(traits.to_json())) == traits.to_json()
+
+
+@pytest.mark.parametrize(("name", "n", "seed", "policy", "options"), CASES[::5])
+def test_scored_rounds_are_numbered_in_order(name: str, n: int, seed: int, policy: str, options: str) -> None:
+    """A game with scored rounds numbers them 1, 2, … in its states, one after another; other games have none."""
+    states, _ = playout(name, n, seed, policy, options)
+    rounds = [round_of(state) for state in states]
+    if not traits_of(states[0].game).scored_rounds:
+        assert rounds == [None] * len(states)
+        return
+    assert all(isinstance(state, RoundedState) for state in states)
+    numbers = [number for number in rounds if number is not None]
+    assert len(numbers) == len(rounds) and numbers[0] == 1
+    assert all(later in (earlier, earlier + 1) for earlier, later in itertools.pairwise(numbers))
 
 
 @pytest.fixture(params=GAMES)

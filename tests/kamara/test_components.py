@@ -12,7 +12,9 @@ import pytest
 
 from laro.core import OptionError
 from laro.games.kamara import GAME, ComponentError, default_components, load_components
+from laro.games.kamara.chamber import CENTRE, OUTWARD, chamber_geometry
 from laro.games.kamara.components import DEFAULT_DATA, EFFECTS
+from laro.sim.baselines.kamara_uncached import reference_geometry
 
 Change = Callable[[dict[str, Any]], None]
 
@@ -349,6 +351,23 @@ def test_alternative_walls_change_the_moves() -> None:
     assert "S" in directions and "W" in directions
     state = state.apply("move W")
     assert "S" not in {str(a).split()[1] for a in state.legal_actions() if str(a).startswith("move")}
+
+
+def test_another_sets_geometry_is_the_one_read_from_its_walls() -> None:
+    """Chamber: with other thick lines (some on a tile's outer side only), the geometry put together from the
+    tiles' fragments is the one read square by square from the walls, in any arrangement."""
+    components = load_components(tiles=_alternative_tiles())
+    rng = random.Random(3)
+    for _ in range(150):
+        corners, edges = rng.sample(range(1, 5), 4), rng.sample(range(5, 9), 4)
+        numbers = {**dict(zip((0, 2, 6, 8), corners, strict=True)), **dict(zip((1, 3, 5, 7), edges, strict=True))}
+        tiles = tuple(
+            (0, rng.randrange(2), rng.randrange(4))
+            if slot == CENTRE
+            else (numbers[slot], rng.randrange(2), OUTWARD[slot])
+            for slot in range(9)
+        )
+        assert chamber_geometry(components, tiles) == reference_geometry(components, tiles)
 
 
 def test_a_green_set_in_another_order() -> None:

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from laro.games.kamara import GAME, KamaraState
 from laro.games.kamara.chamber import OUTWARD, SLOT_KIND, chamber_geometry
 from laro.games.kamara.components import CARD_IDS, EFFECTS, default_components
+from laro.sim.baselines.kamara_uncached import reference_geometry
 
 EXAMPLES = settings(max_examples=40)
 ALL_GREEN = Counter(EFFECTS[effect] for effect in default_components().green_deck)
@@ -183,7 +184,8 @@ def test_games_end_by_the_rules(states: list[KamaraState]) -> None:
     st.integers(min_value=0, max_value=3),
 )
 def test_every_arrangement_is_connected(corners: list[int], edges: list[int], faces: list[int], logo: int) -> None:
-    """Chamber: whatever the tiles' places, faces and the logo's rotation, the chamber is connected."""
+    """Chamber: whatever the tiles' places, faces and the logo's rotation, the chamber is connected, and its
+    geometry put together from the tiles' fragments is the one read square by square from the walls."""
     numbers = iter(corners)
     edge_numbers = iter(edges)
     tiles = tuple(
@@ -194,4 +196,20 @@ def test_every_arrangement_is_connected(corners: list[int], edges: list[int], fa
         )
         for slot in range(9)
     )
-    assert _connected(chamber_geometry(default_components(), tiles))
+    geometry = chamber_geometry(default_components(), tiles)
+    assert _connected(geometry)
+    assert geometry == reference_geometry(default_components(), tiles)
+
+
+@EXAMPLES
+@given(st.integers(0, 10_000), st.integers(2, 8))
+def test_apply_legal_is_apply_for_a_legal_action(seed: int, players: int) -> None:
+    rng = random.Random(seed)
+    state = GAME.new_game(players, seed=seed)
+    for _ in range(150):
+        if state.is_over:
+            break
+        action = rng.choice(state.legal_actions())
+        applied = state.apply(action)
+        assert state.apply_legal(action).to_json() == applied.to_json()
+        state = applied

@@ -36,6 +36,14 @@ def test_laro_bench_rl_prints_every_figure_and_the_ratios() -> None:
         "PettingZoo leduc_holdem_v4 steps/s",
         "batched engine, Party Edition steps/s",
         "batched Party ÷ classic",
+        "bare scalar engine steps/s",
+        "Gymnasium vector env learner steps/s",
+        "batched ÷ bare scalar engine",
+        "scalar observation encoding ns/step",
+        "batched observation ns/game-step",
+        "OpenSpiel bridge ns/action",
+        "OpenSpiel bridge ÷ laro's apply",
+        "this process's share of a core, %",
         "B = 256, 3 players",
         "edition=party, B = 256, 3 players",
     ):
@@ -54,9 +62,15 @@ def test_the_json_figures_agree_with_each_other() -> None:
     party = figures["batched engine, Party Edition steps/s"]
     assert party["value"] > 0 and "games finished" in party["detail"]
     assert figures["batched Party ÷ classic"]["ratio"] == pytest.approx(party["value"] / batched["value"])
+    bare = figures["bare scalar engine steps/s"]["value"]
+    assert figures["batched ÷ bare scalar engine"]["ratio"] == pytest.approx(batched["value"] / bare)
+    bridge = figures["OpenSpiel bridge ns/action"]["value"]
+    assert figures["OpenSpiel bridge ÷ laro's apply"]["ratio"] == pytest.approx(bridge * bare / 1e9)
+    assert figures["scalar observation encoding ns/step"]["value"] > 0
+    assert 0 < figures["this process's share of a core, %"]["value"] <= 100 * 1.05
 
 
 def test_the_pettingzoo_loop_counts_turns_of_whole_games() -> None:
     env = lama_v0.env(num_players=2)
     assert pettingzoo_turns_per_second(env, 0.1) > 100
-    assert len(bench_rl(seconds=0.05, batch=8, players=2)) == 7
+    assert len(bench_rl(seconds=0.05, batch=8, players=2)) == 15

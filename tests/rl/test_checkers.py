@@ -4,12 +4,17 @@ check_env."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from typing import Any
 
 import gymnasium
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, seed_test
+from pettingzoo.test.seed_test import data_equivalence
+from pettingzoo.utils.env import ParallelEnv
+from pettingzoo.utils.wrappers.base_parallel import BaseParallelWrapper
 
 import laro.rl
 from laro.cli.views import terminal_text
@@ -40,6 +45,54 @@ def test_pettingzoo_parallel_api_test_and_seed_test(module: object, players: int
     env.reset(seed=7)
     parallel_api_test(env, num_cycles=300)
     parallel_seed_test(lambda: module.parallel_env(num_players=players), num_cycles=100)  # type: ignore[attr-defined]
+
+
+def _sample(env: ParallelEnv[Any, Any, Any], agent: str, observation: dict[str, Any]) -> Any:
+    """An action from the agent's seeded action space: within its mask, or any if it is not to move."""
+    mask = observation["action_mask"]
+    return env.action_space(agent).sample(mask if mask.any() else None)
+
+
+def masked_parallel_seed_test(make: Callable[[], ParallelEnv[Any, Any, Any]], games: int) -> int:
+    """PettingZoo's ``parallel_seed_test`` with the mask: two environments reset with the same seed, stepped with
+    the same actions (each agent's sampled from its own mask by its seeded action space), must give the same
+    observations, rewards, terminations, truncations and infos at every step of ``games`` whole games. PettingZoo's
+    own test samples without the mask, so the first step's action usually ends the game, and it stops after the
+    first step anyway. Returns the number of steps compared."""
+    first, second = make(), make()
+    steps = 0
+    for game in range(games):
+        got = [env.reset(seed=42 + game) for env in (first, second)]
+        assert data_equivalence(got[0], got[1]), "different first observations"
+        for env in (first, second):
+            for agent in env.possible_agents:
+                env.action_space(agent).seed(game)
+        while first.agents:
+            observations = got[0][0]
+            actions = [
+                {agent: _sample(env, agent, observations[agent]) for agent in env.agents} for env in (first, second)
+            ]
+            assert data_equivalence(actions[0], actions[1]), "the seeded action spaces sampled different actions"
+            results = [env.step(chosen) for env, chosen in zip((first, second), actions, strict=True)]
+            assert data_equivalence(results[0], results[1]), f"the environments differ at step {steps}"
+            got = [(result[0], result[4]) for result in results]
+            steps += 1
+    return steps
+
+
+@pytest.mark.parametrize(("module", "players"), GAMES)
+def test_whole_games_through_the_parallel_api_repeat_with_their_seed(module: object, players: int) -> None:
+    steps = masked_parallel_seed_test(lambda: module.parallel_env(num_players=players), games=2)  # type: ignore[attr-defined]
+    assert steps >= 20  # whole games, not a first step
+
+
+def test_the_masked_seed_test_catches_an_environment_that_ignores_its_seed() -> None:
+    class Unseeded(BaseParallelWrapper):  # type: ignore[misc]
+        def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> Any:
+            return self.env.reset(seed=None, options=options)
+
+    with pytest.raises(AssertionError, match=r"differ|different"):
+        masked_parallel_seed_test(lambda: Unseeded(lama_v0.parallel_env(num_players=3)), games=1)
 
 
 def test_a_whole_game_through_the_parallel_api_takes_only_the_action_of_the_agent_to_move() -> None:

@@ -14,7 +14,7 @@ from laro.games.lama.cards import NUM_KINDS, NUM_PARTY_KINDS, PARTY_COPIES, PINK
 from laro.games.lama.party import PartyLamaState
 from laro.games.lama.state import LamaState, deal_round
 from laro.rl.spec import Table
-from laro.rl.vector import Deal, Dealer, VectorLama
+from laro.rl.vector import Deal, Dealer, VectorLama, numpy_dealer
 
 BASE_SEED = 1000
 
@@ -163,3 +163,56 @@ def test_the_batched_engine_refuses_bad_options() -> None:
         VectorLama(4, 7, options=PARTY)
     with pytest.raises(OptionError, match="unknown option"):
         VectorLama(4, 3, options={"colour": "red"})
+
+
+@pytest.mark.parametrize("options", [{}, PARTY])
+def test_each_step_returns_new_arrays_that_later_steps_leave_alone(options: dict[str, object]) -> None:
+    engine = VectorLama(16, 3, seed=4, options=options)
+    rng = np.random.default_rng(4)
+    returned = [engine.reset()]
+    kept = [tuple(part.copy() for part in returned[0])]
+    for _ in range(40):
+        step = engine.step(engine.random_actions(rng))
+        returned.append(step)
+        kept.append(tuple(part.copy() for part in step))
+    for before, now in zip(kept, returned, strict=True):
+        assert all(np.array_equal(a, b) for a, b in zip(before, now, strict=True))  # unchanged by later steps
+    assert len({id(step[0]) for step in returned}) == len(returned)
+
+
+@pytest.mark.parametrize(("options", "copies"), [({}, [8] * NUM_KINDS), (PARTY, list(PARTY_COPIES))])
+def test_the_default_dealer_shuffles_evenly(options: dict[str, object], copies: list[int]) -> None:
+    """Over 6,000 decks dealt in bulk, every position holds each card kind as often as its copies say (a
+    chi-squared test at each position), and every seat starts equally often."""
+    deal = numpy_dealer(4, seed=9, edition=str(options.get("edition", "classic")), bulk=1000)
+    decks, starters = [], []
+    for _ in range(60):  # 100 games a call: the pool is refilled six times
+        hands, rest, starter = deal(np.arange(100), np.ones(100, dtype=np.int64))
+        assert (hands.sum(axis=2) == 6).all()
+        decks.append(rest)
+        starters.append(starter)
+    rest_cards = np.concatenate(decks)
+    expected = np.array(copies) / sum(copies) * len(rest_cards)
+    for position in range(rest_cards.shape[1]):
+        seen = np.bincount(rest_cards[:, position], minlength=len(copies))
+        assert ((seen - expected) ** 2 / expected).sum() < 45  # chi-squared, 13 degrees of freedom at most
+    assert np.bincount(np.concatenate(starters), minlength=4).min() > 1350  # 1,500 each
+
+
+@pytest.mark.parametrize("options", [{}, PARTY])
+def test_a_step_moves_only_the_active_games_and_a_restart_deals_new_ones(options: dict[str, object]) -> None:
+    engine = VectorLama(12, 4, seed=8, options=options)
+    obs, mask = engine.reset()
+    rng = np.random.default_rng(8)
+    active = np.arange(12) % 3 == 0
+    kept = [part.copy() for part in (engine.hands, engine.current, engine.deck, engine.draw_pos, obs, mask)]
+    actions = np.where(active, engine.random_actions(rng), 99)  # the others' actions are not even read
+    obs, mask, _, _ = engine.step(actions, active=active)
+    now = (engine.hands, engine.current, engine.deck, engine.draw_pos, obs, mask)
+    for before, after in zip(kept, now, strict=True):
+        assert np.array_equal(before[~active], after[~active])
+    assert not np.array_equal(kept[4][active], obs[active])
+    numbers = engine.game_number.copy()
+    obs, mask = engine.restart(np.array([1, 5]))
+    assert (engine.game_number[[1, 5]] > numbers.max()).all() and (engine.sizes[[1, 5]] == 6).all()
+    assert (engine.scores[[1, 5]] == 0).all() and (engine.round[[1, 5]] == 1).all()

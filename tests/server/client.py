@@ -16,17 +16,30 @@ import json
 import os
 import random
 import socket
-import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from tests.polling import until
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-__all__ = ["Api", "Client", "Closed", "Created", "HttpError", "RawSocket", "play_table", "request", "some_moves"]
+__all__ = [
+    "Api",
+    "Client",
+    "Closed",
+    "Created",
+    "HttpError",
+    "RawSocket",
+    "analysed",
+    "play_table",
+    "played_by_bots",
+    "request",
+    "some_moves",
+    "wait_for",
+]
 
 TIMEOUT = 20.0  # seconds any single wait may take before a test fails
 
@@ -171,14 +184,33 @@ class Api:
 
 
 def wait_for(api: Api, table_id: str, predicate: Callable[[Message], bool], timeout: float = 20.0) -> Message:
-    """Poll the table's summary until ``predicate(summary)``."""
-    deadline = time.monotonic() + timeout
-    while True:
-        summary = api.table(table_id)
-        if predicate(summary):
-            return summary
-        assert time.monotonic() < deadline, f"table {table_id} never got there: {summary}"
-        time.sleep(0.02)
+    """Poll the table's summary until ``predicate(summary)``; that summary."""
+    seen: list[Message] = [{}]
+
+    def matching() -> Message | None:
+        seen[0] = api.table(table_id)
+        return seen[0] if predicate(seen[0]) else None
+
+    return until(matching, lambda: f"table {table_id} never got there: {seen[0]}", timeout)
+
+
+def played_by_bots(api: Api, game: str, players: int, options: dict[str, Any], seed: int) -> str:
+    """The id of a table of heuristic bots only, once its game is over."""
+    created = api.create(game, players, options, bots=dict.fromkeys(range(players), "heuristic"), seed=seed)
+    wait_for(api, created.id, lambda summary: summary["status"] == "over", timeout=60)
+    return created.id
+
+
+def analysed(base: str, table_id: str, seat: int, timeout: float = 120.0) -> dict[str, Any]:
+    """Poll the analysis of the seat's moves (asked for before) until it is made; the analysis. Anything but
+    "running" or "done" on the way fails the test."""
+
+    def made() -> dict[str, Any] | None:
+        status, answer = request(base, "GET", f"/api/tables/{table_id}/analysis?seat={seat}")
+        assert status in (200, 202) and answer["status"] in ("running", "done"), answer
+        return dict(answer["analysis"]) if answer["status"] == "done" else None
+
+    return until(made, f"no analysis of seat {seat} of table {table_id} at {base}", timeout, every=0.2)
 
 
 def _random_choice(legal: list[str], rng: random.Random) -> str:

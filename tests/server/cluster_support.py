@@ -4,7 +4,6 @@ stored log of a finished table, replayed and checked."""
 
 from __future__ import annotations
 
-import time
 import uuid
 from collections.abc import Iterator
 from typing import Any
@@ -14,6 +13,7 @@ import psycopg
 import pytest
 from psycopg import sql
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
+from tests.polling import until
 
 import laro
 from laro.server.leases import LEASE_SECONDS
@@ -50,13 +50,13 @@ def holder(dsn: str, table_id: str) -> tuple[str, float] | None:
 
 def driving_pid(dsn: str, table_id: str, pids: set[int]) -> int:
     """Which of the processes ``pids`` holds the table's lease (a lease's holder is named by its process id)."""
-    deadline = time.monotonic() + TAKEOVER
-    while time.monotonic() < deadline:
+
+    def driver() -> int | None:
         found = holder(dsn, table_id)
-        if found is not None and int(found[0].split(":")[-2]) in pids:
-            return int(found[0].split(":")[-2])
-        time.sleep(0.05)
-    raise AssertionError(f"none of the processes {sorted(pids)} holds the lease of table {table_id}")
+        pid = None if found is None else int(found[0].split(":")[-2])
+        return pid if pid in pids else None
+
+    return until(driver, f"none of the processes {sorted(pids)} holds the lease of table {table_id}", TAKEOVER, 0.05)
 
 
 def stored(dsn: str, table_id: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:

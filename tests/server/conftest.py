@@ -7,8 +7,8 @@ cluster belongs to the ``postgres`` user and its programs run through ``runuser`
 libpq connection string to test against a server of your own instead (each test works in a schema of its own and
 drops it afterwards). If no server can be had, the PostgreSQL tests fail and say why: they are never skipped.
 
-The end-to-end tests run the real ``laro serve`` as a child process: the fixtures ``server`` and ``server_factory``
-come from server_process.py.
+The end-to-end tests run the real ``laro serve`` as a child process: the fixtures ``server``, ``api`` (its HTTP
+API) and ``server_factory`` come from server_process.py.
 """
 
 from __future__ import annotations
@@ -17,7 +17,6 @@ import os
 import pwd
 import re
 import shutil
-import socket
 import subprocess
 import tempfile
 import uuid
@@ -29,7 +28,8 @@ import psycopg
 import pytest
 from psycopg import sql
 from psycopg.conninfo import make_conninfo
-from tests.server.server_process import server, server_factory  # noqa: F401  (the real server, as fixtures)
+from tests.server.attack_support import hostile  # noqa: F401  (a server to attack, as a fixture)
+from tests.server.server_process import api, free_port, server, server_factory  # noqa: F401  (the real server, as fixtures)
 
 from laro.server.store import PostgresStore, SQLiteStore, Store
 
@@ -83,13 +83,6 @@ def _postgres_bindir() -> Path | None:
     return None
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
 def _run(command: list[str], what: str, log: Path | None = None) -> None:
     result = subprocess.run(command, capture_output=True, text=True, timeout=120)
     if result.returncode != 0:
@@ -126,7 +119,7 @@ def postgres_dsn() -> Iterator[str]:
             )
         os.chown(base, owner.pw_uid, owner.pw_gid)
         as_owner = [runuser, "-u", "postgres", "--"]
-    data, log, port = base / "data", base / "server.log", _free_port()
+    data, log, port = base / "data", base / "server.log", free_port()
     try:
         initdb = [*as_owner, str(bindir / "initdb"), "-D", str(data), "-U", "postgres", "-A", "trust"]
         _run([*initdb, "-E", "UTF8", "--no-sync"], "initdb")

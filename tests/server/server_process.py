@@ -34,11 +34,22 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.server.client import Api
 
 import laro
 from laro.core import GameState
 
-__all__ = ["RELAXED", "ServerProcess", "StoredGame", "free_port", "make_server", "server", "server_factory"]
+__all__ = [
+    "RELAXED",
+    "Served",
+    "ServerProcess",
+    "StoredGame",
+    "api",
+    "free_port",
+    "make_server",
+    "server",
+    "server_factory",
+]
 
 # the limits of a server for tests that make many tables at once from one address, with seeds they choose (the
 # attack tests start servers with the real defaults: ``limits=()``)
@@ -48,6 +59,10 @@ RELAXED = (
     "--tables-per-address=100000",
     "--bot-tables=1000",
     "--websockets-per-address=100000",
+    "--sign-ups-per-hour=1000000",
+    "--sign-ins-per-minute=1000000",
+    "--sign-ins-per-account-per-hour=1000000",
+    "--password-memory=1",  # a password's hash in milliseconds, not hundreds of them
     "--allow-seeds",
     "--round-pause=0",
 )
@@ -106,28 +121,52 @@ class StoredGame:
         return self.states[-1]
 
 
-class ServerProcess:
-    """One ``laro serve`` process on ``data_dir``; ``start``, ``stop``, ``kill`` and ``start`` again at will."""
+def answers(base: str) -> bool:
+    """Whether a server answers at ``base`` (its list of games, over HTTP)."""
+    try:
+        with _NO_PROXY.open(base + "/api/games", timeout=2) as response:
+            return bool(response.status == 200)
+    except (OSError, urllib.error.URLError):
+        return False
+
+
+class Served:
+    """What every server of the tests has, in a process of its own or not: its ``laro serve`` options, its
+    addresses, and its SQLite store read directly (``stored``)."""
 
     def __init__(
         self,
         data_dir: Path,
-        log_path: Path,
         *,
         bot_delay: float = 0.0,
         quiet: bool = True,
         db: str | None = None,
         limits: Sequence[str] = RELAXED,
+        extra: Sequence[str] = (),
     ) -> None:
         self.db = db  # a store URL instead of SQLite in data_dir
         self.limits = list(limits)  # laro serve's options for its limits
+        self.extra = list(extra)  # more of its options (after the limits, so they win)
         self.data_dir = data_dir
-        self.log_path = log_path
         self.bot_delay = bot_delay
         self.quiet = quiet
         self.port = free_port()
-        self.process: subprocess.Popen[bytes] | None = None
-        self.starts = 0
+
+    def options(self) -> list[str]:
+        """The options of ``laro serve`` for this server."""
+        options = ["--port", str(self.port), "--data-dir", str(self.data_dir), "--bot-delay", str(self.bot_delay)]
+        if self.db:
+            options += ["--db", self.db]
+        options += [*self.limits, *self.extra]
+        return [*options, "--quiet"] if self.quiet else options
+
+    def start(self) -> None:
+        """Start the server and wait until it answers."""
+        raise NotImplementedError
+
+    def stop(self) -> int | None:
+        """Stop the server as SIGTERM does."""
+        raise NotImplementedError
 
     # -- addresses ----------------------------------------------------------------------------------------------
 
@@ -143,15 +182,31 @@ class ServerProcess:
     def db_path(self) -> Path:
         return self.data_dir / "tables.db"
 
+    # -- the store, read directly -------------------------------------------------------------------------------
+
+    def stored_finished(self, table_id: str) -> StoredGame | None:
+        """The table as the store holds it if the store has marked it finished, else None (to poll with)."""
+        stored = self.stored(table_id)
+        return stored if stored.finished else None
+
+    def stored(self, table_id: str) -> StoredGame:
+        """The table's row and events from the SQLite file (read-only; the server may be running)."""
+        return read_stored(self.db_path, table_id)
+
+
+class ServerProcess(Served):
+    """One ``laro serve`` process on ``data_dir``; ``start``, ``stop``, ``kill`` and ``start`` again at will."""
+
+    def __init__(self, data_dir: Path, log_path: Path, **settings: Any) -> None:
+        super().__init__(data_dir, **settings)
+        self.log_path = log_path
+        self.process: subprocess.Popen[bytes] | None = None
+        self.starts = 0
+
     # -- life and death -----------------------------------------------------------------------------------------
 
     def command(self) -> list[str]:
-        command = [sys.executable, "-m", "laro", "serve", "--port", str(self.port)]
-        command += ["--data-dir", str(self.data_dir), "--bot-delay", str(self.bot_delay)]
-        if self.db:
-            command += ["--db", self.db]
-        command += self.limits
-        return [*command, "--quiet"] if self.quiet else command
+        return [sys.executable, "-m", "laro", "serve", *self.options()]
 
     def start(self) -> None:
         """Start the server (on the same port and data directory as before) and wait until it answers."""
@@ -188,12 +243,8 @@ class ServerProcess:
             assert self.process is not None
             if self.process.poll() is not None:
                 return False
-            try:
-                with _NO_PROXY.open(self.base + "/api/games", timeout=2) as response:
-                    if response.status == 200:
-                        return True
-            except (OSError, urllib.error.URLError):
-                pass
+            if answers(self.base):
+                return True
             time.sleep(0.03)
         self.kill()
         return False
@@ -232,47 +283,46 @@ class ServerProcess:
     def log_text(self) -> str:
         return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
 
-    # -- the store, read directly -------------------------------------------------------------------------------
 
-    def stored(self, table_id: str) -> StoredGame:
-        """The table's row and events from the SQLite file (read-only; the server may be running)."""
-        con = sqlite3.connect(f"file:{self.db_path}?mode=ro", uri=True, timeout=10)
-        try:
-            row = con.execute(
-                "SELECT game, num_players, options, seed, seats, finished, result FROM laro_tables WHERE id = ?",
-                (table_id,),
-            ).fetchone()
-            assert row is not None, f"no table {table_id} in the store"
-            rows = con.execute("SELECT seq, event FROM laro_events WHERE table_id = ? ORDER BY seq", (table_id,))
-            events = [json.loads(text) for _, text in rows.fetchall()]
-        finally:
-            con.close()
-        game_name, players, options, seed, seats, finished, result = row
-        assert [event["seq"] for event in events] == list(range(1, len(events) + 1)), "a gap in the log"
-        game = laro.get_game(game_name)
-        state = game.new_game(int(players), seed=int(seed), options=json.loads(options))
-        states = [state]
-        in_force: list[GameState] = []  # the state before each action in force
-        for event in events:
-            if event["type"] == "act":
-                in_force.append(state)
-                state = state.apply(event["action"])
-            elif event["type"] == "undo":  # back to the state before the first undone action
-                state = in_force[-len(event["undone"])]
-                del in_force[-len(event["undone"]) :]
-            states.append(state)
-        return StoredGame(
-            table_id=table_id,
-            game=game_name,
-            players=int(players),
-            options=json.loads(options),
-            seed=int(seed),
-            seats=json.loads(seats),
-            finished=bool(finished),
-            result=json.loads(result) if result else None,
-            events=events,
-            states=states,
-        )
+def read_stored(db_path: Path, table_id: str) -> StoredGame:
+    """The table's row and events from the SQLite file at ``db_path``, read-only, with its game replayed."""
+    con = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True, timeout=10)
+    try:
+        row = con.execute(
+            "SELECT game, num_players, options, seed, seats, finished, result FROM laro_tables WHERE id = ?",
+            (table_id,),
+        ).fetchone()
+        assert row is not None, f"no table {table_id} in the store"
+        rows = con.execute("SELECT seq, event FROM laro_events WHERE table_id = ? ORDER BY seq", (table_id,))
+        events = [json.loads(text) for _, text in rows.fetchall()]
+    finally:
+        con.close()
+    game_name, players, options, seed, seats, finished, result = row
+    assert [event["seq"] for event in events] == list(range(1, len(events) + 1)), "a gap in the log"
+    game = laro.get_game(game_name)
+    state = game.new_game(int(players), seed=int(seed), options=json.loads(options))
+    states = [state]
+    in_force: list[GameState] = []  # the state before each action in force
+    for event in events:
+        if event["type"] == "act":
+            in_force.append(state)
+            state = state.apply(event["action"])
+        elif event["type"] == "undo":  # back to the state before the first undone action
+            state = in_force[-len(event["undone"])]
+            del in_force[-len(event["undone"]) :]
+        states.append(state)
+    return StoredGame(
+        table_id=table_id,
+        game=game_name,
+        players=int(players),
+        options=json.loads(options),
+        seed=int(seed),
+        seats=json.loads(seats),
+        finished=bool(finished),
+        result=json.loads(result) if result else None,
+        events=events,
+        states=states,
+    )
 
 
 def make_server(tmp_path_factory: pytest.TempPathFactory, **settings: Any) -> ServerProcess:
@@ -282,14 +332,26 @@ def make_server(tmp_path_factory: pytest.TempPathFactory, **settings: Any) -> Se
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    """A running server for the test module: bots act at once, only warnings are logged."""
-    process = make_server(tmp_path_factory)
-    process.start()
+def server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    """A running server for the test module: bots act at once, only warnings are logged. A ``laro serve``
+    process, or in a module marked ``in_process`` the same command in a thread of the test process."""
+    if request.node.get_closest_marker("in_process") is not None:
+        from tests.server.in_process import InProcessServer  # it imports this module
+
+        running: Served = InProcessServer(tmp_path_factory.mktemp("laro-server") / "data")
+    else:
+        running = make_server(tmp_path_factory)
+    running.start()
     try:
-        yield process
+        yield running
     finally:
-        process.stop()
+        running.stop()
+
+
+@pytest.fixture
+def api(server: Served) -> Api:
+    """The HTTP API of the module's server."""
+    return Api(server.base)
 
 
 @pytest.fixture

@@ -4,17 +4,16 @@ the result is kept in the store (a restart reads it back) and equals ``laro anal
 from __future__ import annotations
 
 import sqlite3
-import time
 from collections.abc import Callable
 from typing import Any
 
-from tests.server.client import Api, request, wait_for
+import pytest
+from tests.polling import until
+from tests.server.client import Api, analysed, played_by_bots, request
 from tests.server.server_process import ServerProcess
 
 from laro.bots.analysis import analyse, default_budget
 from laro.core import GameRecord
-
-DEADLINE = 120.0  # seconds for an analysis to be made on a busy machine
 
 
 def analysis(base: str, table_id: str, seat: Any, method: str = "GET") -> tuple[int, Any]:
@@ -23,31 +22,13 @@ def analysis(base: str, table_id: str, seat: Any, method: str = "GET") -> tuple[
     return request(base, "GET", f"/api/tables/{table_id}/analysis?seat={seat}")
 
 
-def finished(api: Api, game: str, players: int, options: dict[str, Any], seed: int) -> str:
-    created = api.create(game, players, options, bots=dict.fromkeys(range(players), "heuristic"), seed=seed)
-    wait_for(api, created.id, lambda summary: summary["status"] == "over", timeout=60)
-    return created.id
-
-
-def made(base: str, table_id: str, seat: int) -> dict[str, Any]:
-    deadline = time.monotonic() + DEADLINE
-    while time.monotonic() < deadline:
-        status, answer = analysis(base, table_id, seat)
-        assert status in (200, 202), answer
-        if answer["status"] == "done":
-            return dict(answer["analysis"])
-        assert answer["status"] == "running", answer
-        time.sleep(0.2)
-    raise AssertionError(f"no analysis of seat {seat} within {DEADLINE} s")
-
-
 def test_a_finished_game_is_analysed_kept_and_the_same_as_the_command(server: ServerProcess) -> None:
     api = Api(server.base)
-    table_id = finished(api, "lama", 3, {"end_score": 20}, seed=404)
+    table_id = played_by_bots(api, "lama", 3, {"end_score": 20}, seed=404)
     assert analysis(server.base, table_id, 1) == (200, {"status": "none"})
     status, answer = analysis(server.base, table_id, 1, "POST")
     assert status in (200, 202) and answer["status"] in ("running", "done")
-    data = made(server.base, table_id, 1)
+    data = analysed(server.base, table_id, 1)
     record = GameRecord.from_json(api.call("GET", f"/api/tables/{table_id}/record"))
     assert data == analyse(record, 1, default_budget("lama"), seed=0).to_json()
     assert analysis(server.base, table_id, 1, "POST") == (200, {"status": "done", "analysis": data})
@@ -56,15 +37,16 @@ def test_a_finished_game_is_analysed_kept_and_the_same_as_the_command(server: Se
     assert analysis(server.base, table_id, 1) == (200, {"status": "done", "analysis": data})
 
 
+@pytest.mark.slow  # long analyses, a kill and a restart
 def test_the_server_answers_while_it_analyses(server: ServerProcess) -> None:
     api = Api(server.base)
-    table_id = finished(api, "kamara", 4, {}, seed=77)
+    table_id = played_by_bots(api, "kamara", 4, {}, seed=77)
     status, answer = analysis(server.base, table_id, 2, "POST")
     assert (status, answer) == (202, {"status": "running"})
     assert request(server.base, "GET", "/healthz") == (200, {"status": "ok"})
     assert api.table(table_id)["status"] == "over"
     assert analysis(server.base, table_id, 2) == (202, {"status": "running"})  # still thinking, elsewhere
-    assert made(server.base, table_id, 2)["seat"] == 2
+    assert analysed(server.base, table_id, 2)["seat"] == 2
 
 
 def test_a_running_game_is_not_analysed(server: ServerProcess) -> None:
@@ -79,7 +61,7 @@ def test_a_running_game_is_not_analysed(server: ServerProcess) -> None:
 
 def test_bad_requests_are_refused(server: ServerProcess) -> None:
     api = Api(server.base)
-    table_id = finished(api, "lama", 2, {"end_score": 10}, seed=8)
+    table_id = played_by_bots(api, "lama", 2, {"end_score": 10}, seed=8)
     for seat in (2, -1, "x", None, True):
         for method in ("GET", "POST"):
             status, answer = analysis(server.base, table_id, seat, method)
@@ -88,22 +70,20 @@ def test_bad_requests_are_refused(server: ServerProcess) -> None:
     assert api.refused("POST", "/api/tables/no-such-table/analysis", {"seat": 0}) == (404, "no_table")
 
 
+@pytest.mark.slow  # long analyses, a kill and a restart
 def test_an_analysis_cut_short_by_a_kill_is_made_after_a_restart(server_factory: Callable[..., ServerProcess]) -> None:
     """The killed process's claim of the analysis stays in the store: it runs out, and the analysis asked again
     after the restart is made."""
     server = server_factory()
     api = Api(server.base)
-    table_id = finished(api, "kamara", 4, {}, seed=77)
+    table_id = played_by_bots(api, "kamara", 4, {}, seed=77)
     assert analysis(server.base, table_id, 2, "POST") == (202, {"status": "running"})
-    deadline = time.monotonic() + 10
-    while not _claimed(server):
-        assert time.monotonic() < deadline, "the analysis was not claimed"
-        time.sleep(0.02)
+    until(lambda: _claimed(server), "the analysis was not claimed", timeout=10)
     server.kill()
     server.start()
     status, answer = analysis(server.base, table_id, 2, "POST")
     assert (status, answer["status"]) == (202, "running")
-    assert made(server.base, table_id, 2)["seat"] == 2
+    assert analysed(server.base, table_id, 2)["seat"] == 2
     assert not _claimed(server)
 
 

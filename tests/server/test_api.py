@@ -8,20 +8,18 @@ from __future__ import annotations
 import asyncio
 import json
 import random
-import time
+from functools import partial
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
+from tests.polling import until
 from tests.server.client import Api, Client, HttpError, play_table, request, wait_for
-from tests.server.server_process import ServerProcess
+from tests.server.in_process import InProcessServer
 
-from laro.server.tables import hash_token
+from laro.server.table import hash_token
 
-
-@pytest.fixture
-def api(server: ServerProcess) -> Api:
-    return Api(server.base)
+pytestmark = pytest.mark.in_process  # the module's server runs in this process (tests/server/in_process.py)
 
 
 def test_games_lists_both_games_with_bots_and_options(api: Api) -> None:
@@ -39,7 +37,7 @@ def test_games_lists_both_games_with_bots_and_options(api: Api) -> None:
     assert {option["name"] for option in games["lama"]["options"]} >= {"end_score"}
 
 
-def test_create_gives_tokens_and_invites_for_human_seats_only(server: ServerProcess, api: Api) -> None:
+def test_create_gives_tokens_and_invites_for_human_seats_only(server: InProcessServer, api: Api) -> None:
     status, answer = request(
         server.base, "POST", "/api/tables", {"game": "lama", "players": 4, "bots": {"2": "heuristic", "3": "random"}}
     )
@@ -68,14 +66,12 @@ def test_create_gives_tokens_and_invites_for_human_seats_only(server: ServerProc
             assert secret not in text
 
 
-def test_a_table_of_bots_runs_at_once_and_stays_readable_when_over(server: ServerProcess, api: Api) -> None:
+def test_a_table_of_bots_runs_at_once_and_stays_readable_when_over(server: InProcessServer, api: Api) -> None:
     created = api.create("lama", 3, {"end_score": 15}, {0: "random", 1: "heuristic", 2: "random"})
     assert created.tokens == {}
     summary = wait_for(api, created.id, lambda s: s["status"] == "over")
     # the last move is stored before anyone hears of it; the store's "finished" mark follows a moment later
-    deadline = time.monotonic() + 10
-    while not (stored := server.stored(created.id)).finished and time.monotonic() < deadline:
-        time.sleep(0.02)
+    stored = until(partial(server.stored_finished, created.id), "the store never marked the table finished", 10)
     assert stored.finished and stored.final.is_over
     assert summary["seq"] == len(stored.events) and summary["current_player"] is None
     assert summary["result"] == {"winners": list(stored.final.winners), "scores": list(stored.final.scores)}
@@ -100,7 +96,7 @@ def test_listing_holds_open_and_running_tables_newest_first(api: Api) -> None:
     assert [table["created"] for table in listing] == sorted((table["created"] for table in listing), reverse=True)
 
 
-def test_join_leave_hand_over_to_a_bot_and_take_the_seat_back(server: ServerProcess, api: Api) -> None:
+def test_join_leave_hand_over_to_a_bot_and_take_the_seat_back(server: InProcessServer, api: Api) -> None:
     created = api.create("lama", 3, bots={2: "random"})
     table_id, tokens = created.id, created.tokens
     summary = api.join(table_id, 0, tokens[0], "  Ana \t  Maria  ")
@@ -116,6 +112,7 @@ def test_join_leave_hand_over_to_a_bot_and_take_the_seat_back(server: ServerProc
     assert summary["status"] == "running" and summary["seq"] == seq + 1
     assert api.refused("POST", f"/api/tables/{table_id}/seats/1/leave", {"token": tokens[1]}) == (400, "bad_request")
     summary = api.join(table_id, 1, tokens[1], "Bea")
+    assert isinstance(summary["seats"][1].pop("handover_at"), float)  # no connection yet: another may hand it over then
     assert summary["seats"][1] | {"connected": False} == {
         "seat": 1,
         "kind": "human",
@@ -156,7 +153,7 @@ def test_join_leave_hand_over_to_a_bot_and_take_the_seat_back(server: ServerProc
     assert kinds[:2] == ["join", "join"] and {"leave", "bot"} <= set(kinds) and kinds[-1] == "join"
 
 
-def test_seat_requests_that_are_refused_change_nothing(server: ServerProcess, api: Api) -> None:
+def test_seat_requests_that_are_refused_change_nothing(server: InProcessServer, api: Api) -> None:
     created = api.create("lama", 2, bots={1: "random"})
     other = api.create("lama", 2, bots={1: "random"})
     table_id, token = created.id, created.tokens[0]
@@ -236,7 +233,7 @@ def test_unknown_tables_are_not_found(api: Api) -> None:
     assert refused.value.status == 404 and refused.value.code == "no_table"
 
 
-def test_seat_changes_after_the_game_are_refused(server: ServerProcess, api: Api) -> None:
+def test_seat_changes_after_the_game_are_refused(server: InProcessServer, api: Api) -> None:
     """A finished table takes no more joins, leaves or bots: whether someone still watches it or not."""
     created = api.seated("lama", 2, {"end_score": 10}, {1: "random"})
 
@@ -259,7 +256,7 @@ def test_seat_changes_after_the_game_are_refused(server: ServerProcess, api: Api
     assert stored.finished and len(stored.events) == over["seq"]
 
 
-def test_rematch_seats_the_same_players_again(api: Api, server: ServerProcess) -> None:
+def test_rematch_seats_the_same_players_again(api: Api, server: InProcessServer) -> None:
     """After the game, any of its players may start a rematch: a new table with the same seats, bots and options
     where everyone's token still opens their seat; asking again gives the same table; the finished table points
     to it; nobody else may start it, and not before the end."""
@@ -278,7 +275,7 @@ def test_rematch_seats_the_same_players_again(api: Api, server: ServerProcess) -
     assert api.table(again["id"])["status"] == "running"
 
 
-def test_health_and_metrics_for_operators(server: ServerProcess, api: Api) -> None:
+def test_health_and_metrics_for_operators(server: InProcessServer, api: Api) -> None:
     """``/healthz`` says the process and its store are up; ``/metrics`` is Prometheus text with the tables, the
     connections, the actions stored and how long changes take."""
     assert request(server.base, "GET", "/healthz") == (200, {"status": "ok"})

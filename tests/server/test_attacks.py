@@ -8,7 +8,6 @@ address must stop one of them and leave the others be.
 from __future__ import annotations
 
 import asyncio
-import http.client
 import json
 import os
 import socket
@@ -18,8 +17,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.polling import until
+from tests.server.attack_support import from_address
 from tests.server.client import Api, Client, Closed, HttpError, RawSocket, request
-from tests.server.server_process import ServerProcess
+from tests.server.server_process import RELAXED, ServerProcess
 
 DEFAULTS: tuple[str, ...] = ()  # laro serve's own limits, as an operator gets them
 DEADLINE = 20.0
@@ -37,25 +38,6 @@ def strict(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
         process.stop()
 
 
-def _from(
-    address: str, port: int, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None
-) -> tuple[int, Any, dict[str, str]]:
-    """One HTTP request sent from the loopback ``address`` (another stranger than 127.0.0.1)."""
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=DEADLINE, source_address=(address, 0))
-    try:
-        data = None if body is None else json.dumps(body).encode()
-        connection.request(method, path, body=data, headers={"Content-Type": "application/json", **(headers or {})})
-        response = connection.getresponse()
-        raw = response.read()
-        try:
-            answer: Any = json.loads(raw)
-        except ValueError:
-            answer = raw.decode(errors="replace")
-        return response.status, answer, {name.lower(): value for name, value in response.getheaders()}
-    finally:
-        connection.close()
-
-
 def _rss_kib(pid: int) -> int:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
@@ -70,24 +52,27 @@ def test_one_address_cannot_make_tables_without_end(strict: ServerProcess) -> No
     """After a burst of 10, new tables from one address are refused (429, with Retry-After); another address
     still makes its own; and at most 10 tables of one address wait for players at once."""
     statuses = [
-        _from("127.0.0.2", strict.port, "POST", "/api/tables", {"game": "lama", "players": 2}) for _ in range(14)
+        from_address("127.0.0.2", strict.port, "POST", "/api/tables", {"game": "lama", "players": 2}) for _ in range(14)
     ]
     codes = [status for status, _, _ in statuses]
     assert codes[:10] == [201] * 10 and set(codes[10:]) == {429}, codes
     _, answer, headers = statuses[-1]
     assert answer["error"]["code"] == "rate_limited" and int(headers["retry-after"]) >= 1
-    assert _from("127.0.0.3", strict.port, "POST", "/api/tables", {"game": "lama", "players": 2})[0] == 201
+    assert from_address("127.0.0.3", strict.port, "POST", "/api/tables", {"game": "lama", "players": 2})[0] == 201
 
 
 def test_open_tables_per_address_are_bounded(server_factory: Callable[..., ServerProcess]) -> None:
     server = server_factory(limits=("--tables-per-address=3", "--tables-per-minute=600"))
-    made = [_from("127.0.0.4", server.port, "POST", "/api/tables", {"game": "kamara", "players": 2}) for _ in range(5)]
+    made = [
+        from_address("127.0.0.4", server.port, "POST", "/api/tables", {"game": "kamara", "players": 2})
+        for _ in range(5)
+    ]
     assert [status for status, _, _ in made] == [201, 201, 201, 429, 429]
     assert made[3][1]["error"]["code"] == "too_many"
     # a table that starts no longer waits: its place is free again
     created = made[0][1]
     for seat in created["seats"]:
-        status, _, _ = _from(
+        status, _, _ = from_address(
             "127.0.0.4",
             server.port,
             "POST",
@@ -95,15 +80,15 @@ def test_open_tables_per_address_are_bounded(server_factory: Callable[..., Serve
             {"token": seat["token"], "name": "Ana"},
         )
         assert status == 200
-    assert _from("127.0.0.4", server.port, "POST", "/api/tables", {"game": "kamara", "players": 2})[0] == 201
+    assert from_address("127.0.0.4", server.port, "POST", "/api/tables", {"game": "kamara", "players": 2})[0] == 201
 
 
 def test_a_seat_token_cannot_flood_joins(strict: ServerProcess) -> None:
     """Joins with a seat's token: a burst of 20, then 2 a second; the 429s change nothing."""
-    _, created, _ = _from("127.0.0.5", strict.port, "POST", "/api/tables", {"game": "lama", "players": 3})
+    _, created, _ = from_address("127.0.0.5", strict.port, "POST", "/api/tables", {"game": "lama", "players": 3})
     token = created["seats"][0]["token"]
     answers = [
-        _from(
+        from_address(
             "127.0.0.5",
             strict.port,
             "POST",
@@ -207,30 +192,29 @@ def test_tables_of_bots_alone_are_few(server_factory: Callable[..., ServerProces
     """At most 4 tables of bots alone at once (1 per address), hard bots included; people's tables still open."""
     server = server_factory(limits=("--tables-per-minute=600",), bot_delay=0.5)
     body = {"game": "kamara", "players": 8, "bots": {str(seat): "hard" for seat in range(8)}}
-    answers = [_from(f"127.0.0.{10 + i}", server.port, "POST", "/api/tables", body)[0] for i in range(6)]
+    answers = [from_address(f"127.0.0.{10 + i}", server.port, "POST", "/api/tables", body)[0] for i in range(6)]
     assert answers == [201, 201, 201, 201, 503, 503]
-    assert _from(
+    assert from_address(
         "127.0.0.10", server.port, "POST", "/api/tables", {**body, "players": 2, "bots": {"0": "random", "1": "random"}}
     )[0] in (429, 503)
-    assert _from("127.0.0.10", server.port, "POST", "/api/tables", {"game": "lama", "players": 2})[0] == 201
+    assert from_address("127.0.0.10", server.port, "POST", "/api/tables", {"game": "lama", "players": 2})[0] == 201
 
 
 def test_bots_think_in_lower_priority_processes(server_factory: Callable[..., ServerProcess]) -> None:
-    """The server's bots run in child processes at nice 10: the server's own process is not the one thinking."""
+    """The server's searching bots run in child processes at nice 10: the server's own process is not the one
+    thinking."""
     server = server_factory(limits=("--bot-workers=1",))
     api = Api(server.base)
-    api.create("lama", 2, bots={0: "heuristic", 1: "heuristic"})
+    api.create("lama", 2, bots={0: "easy", 1: "easy"})  # searching bots: they think in the workers
     assert server.process is not None
-    deadline = time.monotonic() + DEADLINE
-    nice: list[int] = []
-    while 10 not in nice:  # a worker lowers its priority as it starts
-        assert time.monotonic() < deadline, f"no bot worker at nice 10: {nice}"
-        time.sleep(0.1)
-        children = [
-            int(pid) for pid in os.listdir("/proc") if pid.isdigit() and _parent(int(pid)) == server.process.pid
-        ]
-        nice = [_nice(pid) for pid in children]
-    assert _nice(server.process.pid) == 0
+    parent = server.process.pid
+
+    def children_nice() -> list[int]:
+        return [_nice(int(pid)) for pid in os.listdir("/proc") if pid.isdigit() and _parent(int(pid)) == parent]
+
+    # a worker lowers its priority as it starts
+    until(lambda: 10 in children_nice(), lambda: f"no bot worker at nice 10: {children_nice()}", DEADLINE, 0.1)
+    assert _nice(parent) == 0
 
 
 def _nice(pid: int) -> int:
@@ -264,7 +248,7 @@ def test_idle_connections_of_one_address_are_capped(server_factory: Callable[...
         time.sleep(0.5)
         dropped = sum(_is_closed(sock) for sock in socks)
         assert dropped >= 16, dropped
-        assert _from("127.0.0.21", server.port, "GET", "/api/games")[0] == 200
+        assert from_address("127.0.0.21", server.port, "GET", "/api/games")[0] == 200
     finally:
         for sock in socks:
             sock.close()
@@ -339,21 +323,16 @@ def test_websockets_per_address_and_per_table_are_capped(strict: ServerProcess) 
 def test_a_client_that_stops_reading_loses_its_socket(server_factory: Callable[..., ServerProcess]) -> None:
     """A seat that never reads while bots race at its table: the server gives up on it after its send timeout
     and aborts the socket (the client sees it reset), so no kernel buffer stays behind."""
-    server = server_factory()
+    server = server_factory(limits=(*RELAXED, "--send-timeout=2"))  # the timeout's length is not the subject
     api = Api(server.base)
     racing = api.create("kamara", 8, {"max_rounds": 100}, {seat: "random" for seat in range(1, 8)})
     api.join(racing.id, 0, racing.tokens[0], "Deaf")
     deaf = RawSocket(server.port, f"/ws/tables/{racing.id}", racing.tokens[0])
     try:
-        deadline = time.monotonic() + DEADLINE
-        while not api.table(racing.id)["seats"][0]["connected"]:
-            assert time.monotonic() < deadline
-            time.sleep(0.02)
+        until(lambda: api.table(racing.id)["seats"][0]["connected"], "the deaf client never connected", DEADLINE)
         api.bot(racing.id, 0, racing.tokens[0], "random")
         deadline = time.monotonic() + 40
-        while api.table(racing.id)["seats"][0]["connected"]:
-            assert time.monotonic() < deadline, "the deaf client was never dropped"
-            time.sleep(0.2)
+        until(lambda: not api.table(racing.id)["seats"][0]["connected"], "the deaf client was never dropped", 40, 0.2)
         deaf.sock.settimeout(0.2)
         ended = False
         while not ended and time.monotonic() < deadline:
@@ -400,7 +379,7 @@ def test_a_deep_websocket_message_is_a_protocol_error(server: ServerProcess) -> 
 
 def test_pages_carry_the_security_headers(server: ServerProcess) -> None:
     for path in ("/", "/api/games", "/static/js/table.js", "/no/such/page"):
-        _, _, headers = _from("127.0.0.1", server.port, "GET", path)
+        _, _, headers = from_address("127.0.0.1", server.port, "GET", path)
         assert headers["referrer-policy"] == "no-referrer", path
         assert "frame-ancestors 'none'" in headers["content-security-policy"], path
         assert "script-src 'self'" in headers["content-security-policy"], path

@@ -1,6 +1,7 @@
 """Clocks on the real server, with short clocks: a seat that never acts is played for by its stand-in, then handed
-to it, then taken back; a player who disconnects on their turn is taken for away; a restart in the middle of a
-running clock charges nobody; a table whose every person is away ends as abandoned."""
+to it, then taken back; a player who disconnects on their turn is taken for away; a table whose every person is
+away ends as abandoned. (A restart in the middle of a running clock, which charges nobody, is tested with the
+hub's clock in the test's hands: test_table_time.py.)"""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import random
 import time
 from collections.abc import Callable
 
+import pytest
 from tests.server.client import Api, Client, wait_for
 from tests.server.server_process import RELAXED, ServerProcess
 
@@ -19,6 +21,7 @@ def _log_types(api: Api, table_id: str) -> list[tuple[str, int | None]]:
     return [(entry["type"], entry["seat"]) for entry in api.table_log(table_id)]
 
 
+@pytest.mark.slow  # waits out real turn clocks
 def test_a_seat_that_never_acts_is_played_for_then_handed_over_then_taken_back(
     server_factory: Callable[..., ServerProcess],
 ) -> None:
@@ -81,25 +84,6 @@ def test_a_table_whose_people_all_went_ends_as_abandoned(server_factory: Callabl
     summary = wait_for(api, table.id, lambda s: s["status"] == "abandoned", timeout=30)
     assert all(seat["handed"] for seat in summary["seats"][:2]) and summary["result"]["ended"] == "abandoned"
     assert table.id not in [t["id"] for t in api.tables()]
-
-
-def test_a_restart_in_the_middle_of_a_clock_charges_nobody(server_factory: Callable[..., ServerProcess]) -> None:
-    server = server_factory(limits=(*RELAXED, "--away-after=600"))
-    api = Api(server.base, clock={"bank": 30, "increment": 0})
-    table = api.seated("lama", 2, seed=34)
-    before = api.table(table.id)
-    seat = before["clock"]["running"]
-    assert seat is not None and before["clock"]["deadline"] is not None
-    time.sleep(2.0)
-    server.kill()
-    time.sleep(3.0)  # the outage
-    restarted = time.time()
-    server.start()
-    after = wait_for(api, table.id, lambda s: s["seq"] > before["seq"])
-    assert [e["type"] for e in api.table_log(table.id)][-1] == "resume"
-    assert after["clock"]["running"] == seat and after["clock"]["remaining"][seat] == 30
-    assert after["clock"]["deadline"] >= restarted + 29  # the 2 s before and the 3 s outage are not charged
-    assert not any(e["type"] == "timeout" for e in api.table_log(table.id))
 
 
 def test_four_friends_one_walks_away_and_the_game_ends(server_factory: Callable[..., ServerProcess]) -> None:

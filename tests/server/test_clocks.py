@@ -10,8 +10,9 @@ from typing import Any
 import pytest
 
 from laro.server.clocks import ClockError, Clocks, clock_spec
+from laro.server.errors import Refusal
 from laro.server.store import StoredTable
-from laro.server.tables import Refusal, Table
+from laro.server.table import Event, Table, commands, create, make_bot_event, views
 
 T0 = 1_800_000_000.0
 
@@ -22,18 +23,17 @@ class Play:
     def __init__(self, table: Table, tokens: dict[int, str]) -> None:
         self.table, self.tokens, self.events = table, tokens, []
 
-    def do(self, event: dict[str, Any] | None, at: float) -> None:
+    def do(self, event: Event | None, at: float) -> None:
         assert event is not None
-        event["time"] = T0 + at
-        self.table.apply(event)
-        self.events.append(event)
+        self.table.apply(event, T0 + at)
+        self.events.append({**event.to_json(), "time": T0 + at})  # as the hub stores it
 
     def act(self, at: float, action: str | None = None) -> None:
         table = self.table
         seat = table.state.current_player
         assert seat is not None
         text = action or str(table.state.legal_actions()[-1])
-        self.do(table.act_event(seat, text, table.seq, now=T0 + at), at)
+        self.do(commands.act(table, seat, text, table.seq, now=T0 + at), at)
 
     def remaining(self, seat: int, at: float) -> float | None:
         return self.table.clocks.remaining(seat, T0 + at)
@@ -41,17 +41,17 @@ class Play:
     def rebuilt(self) -> Table:
         """The same table from its stored log: it must agree with the live one."""
         again = Table.restore(StoredTable(self.table.meta, list(self.events)))
-        assert again.clock_summary() == self.table.clock_summary()
+        assert views.clock_summary(again) == views.clock_summary(self.table)
         seats = [{**seat.public(), "connected": None} for seat in again.seats]  # connections are not in the log
         assert seats == [{**seat.public(), "connected": None} for seat in self.table.seats]
         return again
 
 
 def _table(game: str = "lama", players: int = 2, clock: object = "fast", **kwargs: Any) -> Play:
-    table, tokens = Table.create(game, players, {}, {}, seed=5, table_id="t", clock=clock, created=T0, **kwargs)
+    table, tokens = create(game, players, {}, {}, created=T0, seed=5, table_id="t", clock=clock, **kwargs)
     play = Play(table, tokens)
     for seat, token in tokens.items():
-        play.do(table.join_event(seat, token, f"P{seat}"), 0.0)
+        play.do(commands.join(table, seat, token, f"P{seat}"), 0.0)
     return play
 
 
@@ -63,12 +63,12 @@ def test_profiles_and_custom_figures() -> None:
         with pytest.raises(ClockError):
             clock_spec(bad)
     with pytest.raises(Refusal, match="no clock"):
-        Table.create("lama", 2, {}, {}, clock="blitz")
+        create("lama", 2, {}, {}, created=T0, clock="blitz")
 
 
 def test_the_default_clock_follows_the_number_of_people() -> None:
-    several, _ = Table.create("lama", 3, {}, {2: "random"})
-    alone, _ = Table.create("lama", 3, {}, {1: "random", 2: "random"})
+    several, _ = create("lama", 3, {}, {2: "random"}, created=T0)
+    alone, _ = create("lama", 3, {}, {1: "random", 2: "random"}, created=T0)
     assert several.clocks.spec.name == "normal" and alone.clocks.spec.name == "none"
 
 
@@ -117,27 +117,27 @@ def test_a_time_out_lets_the_stand_in_play_then_two_hand_the_seat_over() -> None
     table = play.table
     seat = table.state.current_player
     assert seat is not None
-    assert table.timeout_event(T0 + 29.9) is None
-    play.do(table.timeout_event(T0 + 30.0), 30.0)
+    assert commands.timeout(table, T0 + 29.9) is None
+    play.do(commands.timeout(table, T0 + 30.0), 30.0)
     assert table.bot_to_move() == "heuristic" and table.seats[seat].public()["away"] is True
     assert table.clocks.turn_seat is None  # nobody's clock runs while the stand-in plays
     assert table.log[-1]["text"] == f"P{seat} ran out of time — the heuristic bot played for them"
     with pytest.raises(Refusal) as refused:
-        table.act_event(seat, str(table.state.legal_actions()[0]), table.seq, now=T0 + 31)
+        commands.act(table, seat, str(table.state.legal_actions()[0]), table.seq, now=T0 + 31)
     assert refused.value.code == "not_joined"
     at = 31.0
     while table.state.current_player == seat:  # the stand-in plays the rest of the turn
-        play.do(table.make_bot_event(), at)
+        play.do(make_bot_event(table), at)
     assert not table.seats[seat].away and table.seats[seat].public()["handed"] is False
     # the next time, its small bank (30 s grace) runs out again: now the seat is handed over
     while table.state.current_player != seat:
         at += 1
         play.act(at)
     assert table.clocks.turn_seat == seat and table.clocks.banks[seat] == 30.0
-    play.do(table.timeout_event(T0 + at + 30), at + 30)
+    play.do(commands.timeout(table, T0 + at + 30), at + 30)
     assert table.seats[seat].away and table.seats[seat].public()["handed"] is True
     # joining again takes the seat back, with a fresh small bank
-    play.do(table.join_event(seat, play.tokens[seat], f"P{seat}"), at + 40)
+    play.do(commands.join(table, seat, play.tokens[seat], f"P{seat}"), at + 40)
     assert not table.seats[seat].away and table.seats[seat].public()["away"] is False
     assert table.clocks.banks[seat] == 30.0
     play.rebuilt()
@@ -149,18 +149,21 @@ def test_others_hand_an_away_seat_over_and_a_table_of_stand_ins_ends() -> None:
     with pytest.raises(Refusal, match="is here"):
         for seat in table.seats:
             seat.connections = 1
-        table.hand_over_event(1, play.tokens[0])
-    table.seats[1].connections = 0  # gone
-    play.do(table.hand_over_event(1, play.tokens[0]), 5.0)
+        commands.hand_over(table, 1, play.tokens[0], now=T0)
+    for seat in table.seats:  # all gone since T0
+        seat.connections, seat.disconnected_since = 0, T0
+    with pytest.raises(Refusal, match="gone for 59 s") as refused:
+        commands.hand_over(table, 1, play.tokens[0], now=T0 + 59.0)  # a page reloading comes back by then
+    assert refused.value.code == "too_soon"
+    play.do(commands.hand_over(table, 1, play.tokens[0], now=T0 + 60.0), 60.0)
     assert table.seats[1].away and "P0 handed P1's seat to the heuristic bot" in table.log[-1]["text"]
     with pytest.raises(Refusal):
-        table.hand_over_event(0, play.tokens[0])  # one's own seat: use "bot"
+        commands.hand_over(table, 0, play.tokens[0], now=T0 + 60.0)  # one's own seat: use "bot"
     assert not table.abandoned()
     for seat in (0, 2):
-        table.seats[seat].connections = 0
-        play.do(table.hand_over_event(seat, play.tokens[1 if seat == 0 else 0]), 6.0 + seat)
+        play.do(commands.hand_over(table, seat, play.tokens[1 if seat == 0 else 0], now=T0 + 61.0), 61.0 + seat)
     assert table.abandoned()
-    play.do(table.end_event("abandoned"), 10.0)
+    play.do(commands.end(table, "abandoned"), 70.0)
     assert table.status == "abandoned" and table.over and table.bot_to_move() is None
     play.rebuilt()
 
@@ -171,7 +174,7 @@ def test_a_restart_charges_nobody_for_the_outage() -> None:
     seat = table.clocks.turn_seat
     assert seat is not None
     # the server died some time after the turn began and came back 500 s later: the turn starts again
-    play.do(table.resume_event(), 500.0)
+    play.do(commands.resume(table), 500.0)
     assert table.clocks.deadline() == T0 + 560.0 and play.remaining(seat, 500.0) == 60.0
     assert table.log[-1]["type"] == "resume"
     play.rebuilt()
@@ -202,27 +205,27 @@ def test_the_end_of_a_round_pauses_the_clocks_until_everyone_is_ready() -> None:
     assert seat is not None and table.clocks.deadline() == T0 + end + 8 + table.clocks.banks[seat]
     for s in table.seats:
         s.connections = 1
-    play.do(table.ready_event(0, T0 + end + 2), end + 2)
+    play.do(commands.ready(table, 0, T0 + end + 2), end + 2)
     assert table.paused(T0 + end + 3)  # one of two is ready
-    play.do(table.ready_event(1, T0 + end + 3), end + 3)
+    play.do(commands.ready(table, 1, T0 + end + 3), end + 3)
     assert not table.paused(T0 + end + 3.01)  # everyone is: the next round starts now
     assert table.clocks.deadline() == T0 + end + 3 + table.clocks.banks[seat]
     with pytest.raises(Refusal):
-        table.ready_event(0, T0 + end + 4)
+        commands.ready(table, 0, T0 + end + 4)
     play.act(end + 4)
     play.rebuilt()
 
 
 def test_bots_are_never_timed() -> None:
-    table, tokens = Table.create("lama", 2, {}, {1: "random"}, seed=5, clock="fast", created=T0)
+    table, tokens = create("lama", 2, {}, {1: "random"}, created=T0, seed=5, clock="fast")
     play = Play(table, tokens)
-    play.do(table.join_event(0, tokens[0], "Ana"), 0.0)
+    play.do(commands.join(table, 0, tokens[0], "Ana"), 0.0)
     at = 0.0
     for _ in range(30):
         if table.state.current_player == 1:
-            assert table.clocks.turn_seat is None and table.timeout_event(T0 + 10**6) is None
+            assert table.clocks.turn_seat is None and commands.timeout(table, T0 + 10**6) is None
             at += 1
-            play.do(table.make_bot_event(), at)
+            play.do(make_bot_event(table), at)
         elif table.state.current_player == 0:
             at += 1
             play.act(at)
@@ -241,3 +244,16 @@ def test_kamara_s_rounds_do_not_pause() -> None:
         play.act(at, _a_move(table))
     assert table.state.round != start_round
     assert not table.paused(T0 + at + 1) and "round_over" not in table.log[-1]
+
+
+def test_the_summary_says_when_the_stand_in_takes_over_an_absent_seat() -> None:
+    """The seat to act has no connection: its stand-in takes over at the end of its time, or ``away_after``
+    seconds after its connection went, whichever comes first; nobody's, once the seat has a connection."""
+    play = _table(clock={"bank": 300, "increment": 0})
+    seat = play.table.clocks.turn_seat
+    assert seat is not None and play.table.seats[seat].disconnected_since == T0
+    assert views.clock_summary(play.table)["standin_at"] == T0 + play.table.away_after  # 120 s before 300 s
+    play.table.away_after = 600.0
+    assert views.clock_summary(play.table)["standin_at"] == play.table.clocks.deadline() == T0 + 300
+    play.table.seats[seat].disconnected_since = None  # connected
+    assert views.clock_summary(play.table)["standin_at"] is None

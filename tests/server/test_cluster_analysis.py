@@ -11,7 +11,8 @@ from typing import Any
 
 import psycopg
 import pytest
-from tests.server.client import Api, request, wait_for
+from tests.polling import until
+from tests.server.client import Api, analysed, played_by_bots, request
 from tests.server.cluster_support import TAKEOVER, database, url  # noqa: F401  (a fixture)
 from tests.server.server_process import ServerProcess
 
@@ -20,25 +21,8 @@ pytestmark = pytest.mark.slow
 DEADLINE = 120.0  # seconds for an analysis to be made on a busy machine
 
 
-def _finished(api: Api, game: str, players: int, options: dict[str, Any], seed: int) -> str:
-    created = api.create(game, players, options, bots=dict.fromkeys(range(players), "heuristic"), seed=seed)
-    wait_for(api, created.id, lambda summary: summary["status"] == "over", timeout=60)
-    return created.id
-
-
 def _ask(server: ServerProcess, table_id: str, seat: int) -> tuple[int, Any]:
     return request(server.base, "POST", f"/api/tables/{table_id}/analysis", {"seat": seat})
-
-
-def _made(server: ServerProcess, table_id: str, seat: int) -> dict[str, Any]:
-    deadline = time.monotonic() + DEADLINE
-    while time.monotonic() < deadline:
-        status, answer = request(server.base, "GET", f"/api/tables/{table_id}/analysis?seat={seat}")
-        assert status in (200, 202) and answer["status"] in ("running", "done"), answer
-        if answer["status"] == "done":
-            return dict(answer["analysis"])
-        time.sleep(0.2)
-    raise AssertionError(f"no analysis of seat {seat} on port {server.port} within {DEADLINE} s")
 
 
 def _claims(dsn: str) -> list[tuple[str, str, str]]:
@@ -57,7 +41,7 @@ def test_an_analysis_asked_of_two_processes_at_once_is_made_once(
     server_factory: Callable[..., ServerProcess],
 ) -> None:
     servers = [server_factory(db=url(database), quiet=False) for _ in range(2)]
-    table_id = _finished(Api(servers[0].base), "lama", 3, {"end_score": 20}, seed=404)
+    table_id = played_by_bots(Api(servers[0].base), "lama", 3, {"end_score": 20}, seed=404)
     start = threading.Barrier(2)
     answers: list[tuple[int, Any]] = []
 
@@ -71,7 +55,7 @@ def test_an_analysis_asked_of_two_processes_at_once_is_made_once(
     for thread in threads:
         thread.join(timeout=30)
     assert sorted(answers) == [(202, {"status": "running"})] * 2, answers
-    first, second = (_made(server, table_id, 1) for server in servers)
+    first, second = (analysed(server.base, table_id, 1, DEADLINE) for server in servers)
     assert first == second and first["seat"] == 1
     assert [_made_lines(server, table_id, 1) for server in servers] in ([1, 0], [0, 1])  # made once, by one
     assert _claims(database) == []  # released once kept
@@ -83,20 +67,21 @@ def test_a_killed_makers_claim_runs_out_and_another_process_makes_it(
     server_factory: Callable[..., ServerProcess],
 ) -> None:
     maker, other = (server_factory(db=url(database), quiet=False) for _ in range(2))
-    table_id = _finished(Api(maker.base), "kamara", 4, {}, seed=77)
+    table_id = played_by_bots(Api(maker.base), "kamara", 4, {}, seed=77)
     assert _ask(maker, table_id, 2) == (202, {"status": "running"})
     assert maker.process is not None
     pid = maker.process.pid
-    deadline = time.monotonic() + 10
-    while not any(int(holder.split(":")[-2]) == pid for _, _, holder in _claims(database)):
-        assert time.monotonic() < deadline, "the process asked first did not claim the analysis"
-        time.sleep(0.02)
+
+    def claimed() -> bool:
+        return any(int(holder.split(":")[-2]) == pid for _, _, holder in _claims(database))
+
+    until(claimed, "the process asked first did not claim the analysis", timeout=10)
     # asked of the other process while the first one makes it: it waits for the first
     assert _ask(other, table_id, 2) == (202, {"status": "running"})
     maker.kill()  # in the middle of its search
     assert _made_lines(maker, table_id, 2) == 0, "the analysis was made before the kill: make it a longer one"
     killed_at = time.monotonic()
-    data = _made(other, table_id, 2)
+    data = analysed(other.base, table_id, 2, DEADLINE)
     assert data["seat"] == 2 and _made_lines(other, table_id, 2) == 1
     assert time.monotonic() - killed_at < TAKEOVER + DEADLINE
     assert _claims(database) == []

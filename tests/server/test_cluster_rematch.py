@@ -17,7 +17,7 @@ from tests.server.client import Api, Client, Created, request
 from tests.server.cluster_support import database, url  # noqa: F401  (a fixture)
 from tests.server.server_process import ServerProcess
 
-from laro.server.tables import rematch_id
+from laro.server.table import rematch_id
 
 pytestmark = pytest.mark.slow
 

@@ -168,6 +168,7 @@ def seat_views(server: ServerProcess, created: Created) -> dict[str, Message]:
     return views
 
 
+@pytest.mark.slow  # a restart
 def test_a_restart_brings_every_table_back_exactly(server_factory: Callable[..., ServerProcess]) -> None:
     server = server_factory()
     api = Api(server.base, clock="none")  # no clock: a restart writes no resume event, the tables come back exactly

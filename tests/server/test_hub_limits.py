@@ -10,10 +10,11 @@ from typing import Any
 
 import pytest
 
+from laro.server.errors import Refusal
 from laro.server.hub import Hub
 from laro.server.limits import Buckets, ServerLimits
 from laro.server.store import SQLiteStore, StoredTable
-from laro.server.tables import Refusal
+from laro.server.table import commands, views
 
 
 class Clock:
@@ -59,7 +60,7 @@ def test_a_table_nobody_joins_expires(tmp_path: Path) -> None:
     async def first(hub: Hub, clock: Clock, store: CountingStore) -> None:
         waiting, tokens = await hub.create("lama", 2, {}, {})
         started, started_tokens = await hub.create("lama", 2, {}, {1: "random"})
-        await hub.change(started.meta.id, lambda t: t.join_event(0, started_tokens[0], "Ana"))
+        await hub.change(started.meta.id, lambda t: commands.join(t, 0, started_tokens[0], "Ana"))
         ids.update(waiting=waiting.meta.id, token=tokens[0], started=started.meta.id)
         clock.now += 3599
         assert await hub.sweep() == []
@@ -68,12 +69,12 @@ def test_a_table_nobody_joins_expires(tmp_path: Path) -> None:
         assert waiting.status == "expired" and waiting.log[-1]["type"] == "end"
         assert [t["id"] for t in hub.listing()["tables"]] == [started.meta.id]
         with pytest.raises(Refusal) as refused:
-            await hub.change(waiting.meta.id, lambda t: t.join_event(0, tokens[0], "Bo"))
+            await hub.change(waiting.meta.id, lambda t: commands.join(t, 0, tokens[0], "Bo"))
         assert refused.value.code == "expired"
 
     async def second(hub: Hub, clock: Clock, store: CountingStore) -> None:
         table = await hub.get(ids["waiting"])
-        assert table is not None and table.status == "expired" and table.result() is not None
+        assert table is not None and table.status == "expired" and views.result(table) is not None
         assert [t["id"] for t in hub.listing()["tables"]] == [ids["started"]]
         stored = await store.load(ids["waiting"])
         assert isinstance(stored, StoredTable) and stored.finished and stored.events[-1]["reason"] == "expired"

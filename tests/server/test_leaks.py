@@ -19,12 +19,12 @@ import re
 from typing import Any
 
 import pytest
-from tests.conformance.test_contract import HIDDEN, _norm, _subvalues
+from tests.conformance.test_contract import HIDDEN, _norm, _norms, _subvalues
 from tests.server.client import Api, Client, Created, play_table
 from tests.server.server_process import StoredGame, make_server
 
 import laro
-from laro.server.tables import hash_token
+from laro.server.table import hash_token
 
 YELLOW_CARD = re.compile(r"\bY\d\d\b")  # a Kamara yellow card's id (what hands and decks hold)
 LAMA_CARDS = re.compile(r"""\[\s*(['"][1-6L]['"],\s*)+['"][1-6L]['"]\s*\]""")  # a list of cards: a hand, a pile
@@ -123,7 +123,7 @@ def _secrets_and_known(stored: StoredGame, seq: int, seat: int | None) -> tuple[
         known = hiding.visible(data, -1)
     else:
         secrets, known = hiding.hidden(data, seat), hiding.visible(data, seat)
-    return secrets, {_norm(value) for value in _subvalues(known)}
+    return secrets, _norms(known)
 
 
 def _check_message(stored: StoredGame, client: Client, text: str, message: dict[str, Any]) -> None:
@@ -136,7 +136,7 @@ def _check_message(stored: StoredGame, client: Client, text: str, message: dict[
     mine = seat is not None and state.current_player == seat
     assert message["legal_actions"] == ([str(action) for action in state.legal_actions()] if mine else [])
     secrets, known = _secrets_and_known(stored, seq, seat)
-    seen = {_norm(value) for value in _subvalues(message)}
+    seen = _norms(message)
     for secret in secrets:
         if secret in ([], {}, "", None) or _norm(secret) in known:
             continue  # nothing to reveal, or something the seat may know anyway

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import subprocess
 import sys
-import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
+
+from tests.polling import until
 
 from .client import Api
 from .server_process import RELAXED, ServerProcess
@@ -22,10 +24,7 @@ def test_a_policy_offered_by_name_plays_whole_games(server_factory: Callable[...
     bots = {game["name"]: game["bots"] for game in api.games()}
     assert "ppo" in bots["lama"] and "ppo" not in bots["kamara"]  # the policy plays only the game it learnt
     created = api.create("lama", 2, bots={0: "ppo", 1: "random"}, seed=5)
-    deadline = time.monotonic() + DEADLINE
-    while not (stored := server.stored(created.id)).finished:
-        assert time.monotonic() < deadline, "the bots' game did not finish"
-        time.sleep(0.2)
+    stored = until(partial(server.stored_finished, created.id), "the bots' game did not finish", DEADLINE, every=0.2)
     assert stored.final.is_over
     assert [seat.get("bot") for seat in stored.seats] == ["ppo", "random"]
 

@@ -15,15 +15,17 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 from tests.server.client import request
-from tests.server.server_process import ServerProcess
+from tests.server.in_process import InProcessServer
 
 from laro.server.openapi import DOCUMENT
+
+pytestmark = pytest.mark.in_process  # the module's server runs in this process (tests/server/in_process.py)
 
 schema = schemathesis.openapi.from_dict(DOCUMENT)
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance]
 
 
-def test_the_server_publishes_the_document(server: ServerProcess) -> None:
+def test_the_server_publishes_the_document(server: InProcessServer) -> None:
     status, served = request(server.base, "GET", "/api/openapi.json")
     assert status == 200 and served == DOCUMENT
     routes = {path for path in DOCUMENT["paths"]}
@@ -32,12 +34,12 @@ def test_the_server_publishes_the_document(server: ServerProcess) -> None:
 
 @schema.parametrize()
 @settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
-def test_every_route_answers_as_documented(case: Any, server: ServerProcess) -> None:
+def test_every_route_answers_as_documented(case: Any, server: InProcessServer) -> None:
     case.call_and_validate(base_url=server.base, checks=CHECKS, timeout=20)
 
 
 @pytest.mark.parametrize("what", ["join", "leave", "bot"])
-def test_seat_routes_on_a_real_table_answer_as_documented(server: ServerProcess, what: str) -> None:
+def test_seat_routes_on_a_real_table_answer_as_documented(server: InProcessServer, what: str) -> None:
     """Beyond random ids: the seat routes of a table that exists, with a wrong and a right token."""
     status, created = request(server.base, "POST", "/api/tables", {"game": "lama", "players": 2})
     assert status == 201

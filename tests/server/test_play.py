@@ -17,17 +17,16 @@ from typing import Any
 
 import pytest
 from tests.server.client import Api, Client, Closed, Created, RawSocket, play_table
-from tests.server.server_process import ServerProcess, StoredGame
+from tests.server.in_process import InProcessServer
+from tests.server.server_process import RELAXED, Served, ServerProcess, StoredGame
+
+pytestmark = pytest.mark.in_process  # the module's server runs in this process (tests/server/in_process.py)
 
 Message = dict[str, Any]
+SEND_TIMEOUT = 2.0  # seconds a client may leave a message unread (laro serve --send-timeout)
 
 
-@pytest.fixture
-def api(server: ServerProcess) -> Api:
-    return Api(server.base)
-
-
-def check_final(server: ServerProcess, created: Created, players: list[Client], watchers: list[Client]) -> StoredGame:
+def check_final(server: Served, created: Created, players: list[Client], watchers: list[Client]) -> StoredGame:
     """Every client saw the end: the right observation for its seat, the result, and nothing refused but races."""
     stored = server.stored(created.id)
     final = stored.final
@@ -59,7 +58,7 @@ def check_final(server: ServerProcess, created: Created, players: list[Client], 
     return stored
 
 
-def test_lama_two_people_and_two_bots_play_to_the_end(server: ServerProcess, api: Api) -> None:
+def test_lama_two_people_and_two_bots_play_to_the_end(server: InProcessServer, api: Api) -> None:
     created = api.seated("lama", 4, bots={1: "heuristic", 3: "random"})
     players, watchers = asyncio.run(play_table(server.ws_base, created, random.Random(1), spectators=1))
     stored = check_final(server, created, players, watchers)
@@ -69,7 +68,7 @@ def test_lama_two_people_and_two_bots_play_to_the_end(server: ServerProcess, api
     assert kinds[:2] == ["join", "join"] and set(kinds[2:]) == {"act"}
 
 
-def test_a_search_bot_thinks_in_a_worker_and_plays_to_the_end(server: ServerProcess, api: Api) -> None:
+def test_a_search_bot_thinks_in_a_worker_and_plays_to_the_end(server: InProcessServer, api: Api) -> None:
     """The ISMCTS bots search on a worker thread; their moves are stored like any other, in turn."""
     created = api.seated("lama", 3, {"end_score": 20}, bots={1: "medium", 2: "easy"})
     players, watchers = asyncio.run(play_table(server.ws_base, created, random.Random(3), spectators=1))
@@ -83,7 +82,7 @@ def test_a_search_bot_thinks_in_a_worker_and_plays_to_the_end(server: ServerProc
     ids=["kamara-2-people-1-bot", "kamara-1-person-1-bot"],
 )
 def test_kamara_with_setup_plays_to_the_end(
-    server: ServerProcess, api: Api, players: int, bots: dict[int, str]
+    server: InProcessServer, api: Api, players: int, bots: dict[int, str]
 ) -> None:
     created = api.seated("kamara", players, {"max_rounds": 8}, bots)
     clients, watchers = asyncio.run(play_table(server.ws_base, created, random.Random(players), spectators=2))
@@ -96,7 +95,7 @@ def test_kamara_with_setup_plays_to_the_end(
     assert watchers[0].messages[-1]["observation"] == watchers[1].messages[-1]["observation"]
 
 
-def test_two_clients_acting_at_once_exactly_one_wins_by_seq(server: ServerProcess, api: Api) -> None:
+def test_two_clients_acting_at_once_exactly_one_wins_by_seq(server: InProcessServer, api: Api) -> None:
     """Two connections of the same seat send an action for the same seq at the same moment, turn after turn (a
     game to 200 points: random moves can end a game to 40 before three races, whatever the table's seed)."""
     created = api.seated("lama", 2, {"end_score": 200}, bots={1: "random"})
@@ -153,7 +152,7 @@ def _measure_http(base: str, stop: threading.Event, worst: list[float]) -> None:
         time.sleep(0.02)
 
 
-def test_a_client_that_never_reads_stalls_nobody(server: ServerProcess, api: Api) -> None:
+def test_a_client_that_never_reads_stalls_nobody(server: InProcessServer, api: Api) -> None:
     """Sockets that never read (a spectator, a second connection of a seat) sit at a table while it plays to the
     end, and another table plays meanwhile; the server answers HTTP promptly all along."""
     table = api.seated("lama", 4, bots={2: "heuristic", 3: "random"})
@@ -186,7 +185,7 @@ def test_a_client_that_never_reads_stalls_nobody(server: ServerProcess, api: Api
     assert worst[0] < 3.0, f"an HTTP request took {worst[0]:.2f} s"
 
 
-def test_a_client_flooding_garbage_is_disconnected_while_another_table_plays(server: ServerProcess, api: Api) -> None:
+def test_a_client_flooding_garbage_is_disconnected_while_another_table_plays(server: InProcessServer, api: Api) -> None:
     table = api.seated("lama", 3, bots={2: "heuristic"})
     other = api.seated("lama", 3, bots={1: "random", 2: "heuristic"})
 
@@ -235,8 +234,9 @@ def test_a_client_flooding_garbage_is_disconnected_while_another_table_plays(ser
 @pytest.mark.slow
 def test_a_client_that_stops_reading_is_disconnected(server_factory: Any) -> None:
     """A seat's connection that never reads while its table races on (bots only) is dropped by the server
-    after its sends have been stuck for the send timeout (10 s); meanwhile another table plays to the end."""
-    server: ServerProcess = server_factory()
+    after its sends have been stuck for the send timeout (2 s here, 10 s by default); meanwhile another table
+    plays to the end."""
+    server: ServerProcess = server_factory(limits=(*RELAXED, f"--send-timeout={SEND_TIMEOUT}"))
     api = Api(server.base)
     racing = api.create("kamara", 8, {"max_rounds": 100}, {seat: "random" for seat in range(1, 8)})
     api.join(racing.id, 0, racing.tokens[0], "Deaf")
@@ -258,5 +258,5 @@ def test_a_client_that_stops_reading_is_disconnected(server_factory: Any) -> Non
         dropped = time.monotonic() - start
     finally:
         deaf.close()
-    assert dropped > 10  # not before the send timeout
+    assert dropped > SEND_TIMEOUT  # not before the send timeout
     assert api.table(racing.id)["seq"] > 100  # the table raced on meanwhile

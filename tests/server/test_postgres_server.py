@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import asyncio
 import random
-import time
 from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlencode
 
+import pytest
 from psycopg.conninfo import conninfo_to_dict
+from tests.polling import until
 from tests.server.client import Api, Client, play_table, some_moves
 from tests.server.server_process import ServerProcess
 
@@ -24,6 +25,7 @@ def _url(dsn: str) -> str:
     return f"postgresql:///{database}?{urlencode(parts)}"
 
 
+@pytest.mark.slow  # a kill and a restart
 def test_the_server_plays_and_survives_kill_on_postgresql(
     server_factory: Callable[..., ServerProcess], postgres_dsn: str
 ) -> None:
@@ -52,10 +54,8 @@ def test_the_server_plays_and_survives_kill_on_postgresql(
     server.kill()
     server.start()
     # back exactly as it was, once what the killed process last said of its connections has expired
-    deadline = time.monotonic() + LEASE_SECONDS + 5
-    while api.table(created.id) != summary and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert api.table(created.id) == summary
+    back = lambda: f"the table did not come back as it was: {api.table(created.id)} != {summary}"  # noqa: E731
+    until(lambda: api.table(created.id) == summary, back, LEASE_SECONDS + 5, 0.1)
     assert [table["id"] for table in api.tables()] == [created.id]  # the finished table is not listed
 
     async def after_the_crash() -> None:

@@ -20,14 +20,17 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from tests.conformance.test_contract import HIDDEN, _norm, _subvalues
+from tests.conformance.test_contract import HIDDEN, _norm, _norms
 from tests.server.client import _NO_PROXY, TIMEOUT, Api, Client, Created, request
-from tests.server.server_process import ServerProcess, StoredGame
+from tests.server.in_process import InProcessServer
+from tests.server.server_process import StoredGame
 
 import laro
 from laro.cli.main import cli
 from laro.core import GameRecord, PartialRecord, read_record, replay
-from laro.server.tables import hash_token
+from laro.server.table import hash_token
+
+pytestmark = pytest.mark.in_process  # the module's server runs in this process (tests/server/in_process.py)
 
 SEED = 5_550_123_987_001
 # (game, players, options, moves to play before reading, seed): this Kamara game has kept and ordered cards
@@ -60,7 +63,7 @@ def get(base: str, path: str, token: str | None = None, header: str | None = Non
     return status, json.loads(raw), raw.decode()
 
 
-async def _play(server: ServerProcess, created: Created, moves: int, rng: random.Random) -> None:
+async def _play(server: InProcessServer, created: Created, moves: int, rng: random.Random) -> None:
     """Play ``moves`` turns (or to the game's end): the people's seats choose as ``_choose``, bots as they do."""
     clients = {
         seat: await Client.connect(server.ws_base, created.id, token, name=f"seat {seat}")
@@ -90,7 +93,7 @@ async def _play(server: ServerProcess, created: Created, moves: int, rng: random
 
 
 @pytest.fixture(scope="module")
-def running(server: ServerProcess) -> list[tuple[Created, StoredGame]]:
+def running(server: InProcessServer) -> list[tuple[Created, StoredGame]]:
     api = Api(server.base)
     tables = []
     for game, players, options, moves, seed in TABLES:
@@ -110,9 +113,9 @@ def _leaks(stored: StoredGame, text: str, data: Any, reader: int | None, told: l
         secrets = [secret for other in range(stored.players) for secret in hiding.hidden(full, other)]
     else:
         secrets = hiding.hidden(full, reader)
-    known = {_norm(value) for value in _subvalues(hiding.visible(full, -1 if reader is None else reader))}
+    known = _norms(hiding.visible(full, -1 if reader is None else reader))
     known |= {_norm(card) for card in told}
-    seen = {_norm(value) for value in _subvalues(data)}
+    seen = _norms(data)
     found = [s for s in secrets if s not in ([], {}, "", None) and _norm(s) not in known and _norm(s) in seen]
     if str(stored.seed) in text:
         found.append(stored.seed)
@@ -120,7 +123,7 @@ def _leaks(stored: StoredGame, text: str, data: Any, reader: int | None, told: l
 
 
 def test_a_running_games_record_shows_each_reader_only_what_it_may_know(
-    server: ServerProcess, running: list[tuple[Created, StoredGame]]
+    server: InProcessServer, running: list[tuple[Created, StoredGame]]
 ) -> None:
     kept_seen = 0
     for created, stored in running:
@@ -152,7 +155,7 @@ def test_a_running_games_record_shows_each_reader_only_what_it_may_know(
 
 @pytest.mark.parametrize("header", ["Bearer not-a-token", "Bearer ", "Basic abc", "not-a-token", "Bearer " + "x" * 300])
 def test_a_wrong_token_gets_no_record(
-    server: ServerProcess, running: list[tuple[Created, StoredGame]], header: str
+    server: InProcessServer, running: list[tuple[Created, StoredGame]], header: str
 ) -> None:
     created, _ = running[0]
     status, data, _ = get(server.base, f"/api/tables/{created.id}/record", header=header)
@@ -160,7 +163,7 @@ def test_a_wrong_token_gets_no_record(
 
 
 def test_a_token_of_another_table_gets_no_record(
-    server: ServerProcess, running: list[tuple[Created, StoredGame]]
+    server: InProcessServer, running: list[tuple[Created, StoredGame]]
 ) -> None:
     (first, _), (second, _) = running[0], running[1]
     status, data, _ = get(server.base, f"/api/tables/{first.id}/record", second.tokens[0])
@@ -169,14 +172,14 @@ def test_a_token_of_another_table_gets_no_record(
     assert status == 404 and data["error"]["code"] == "no_table"
 
 
-def test_a_running_game_is_not_replayed(server: ServerProcess, running: list[tuple[Created, StoredGame]]) -> None:
+def test_a_running_game_is_not_replayed(server: InProcessServer, running: list[tuple[Created, StoredGame]]) -> None:
     created, _ = running[0]
     status, data, _ = get(server.base, f"/api/tables/{created.id}/replay")
     assert status == 409 and data["error"]["code"] == "not_over"
 
 
 def test_laro_replay_tells_what_a_running_games_record_holds(
-    server: ServerProcess, running: list[tuple[Created, StoredGame]], tmp_path: Path
+    server: InProcessServer, running: list[tuple[Created, StoredGame]], tmp_path: Path
 ) -> None:
     created, stored = running[2]
     _, data, _ = get(server.base, f"/api/tables/{created.id}/record")
@@ -190,7 +193,7 @@ def test_laro_replay_tells_what_a_running_games_record_holds(
     assert "once it is over" in result.output
 
 
-def test_a_finished_games_record_is_the_whole_game(server: ServerProcess, tmp_path: Path) -> None:
+def test_a_finished_games_record_is_the_whole_game(server: InProcessServer, tmp_path: Path) -> None:
     """Played to the end, a table's record (for anyone) holds the seed and every action: it replays to the
     server's own final state, ``laro replay`` shows it, and the replay endpoint steps through it."""
     api = Api(server.base)
@@ -221,7 +224,7 @@ def test_a_finished_games_record_is_the_whole_game(server: ServerProcess, tmp_pa
         assert status == 200 and sent["steps"][-1]["observation"] == stored.final.observation(1)
 
 
-def test_finished_games_are_listed_by_name_a_page_at_a_time(server: ServerProcess) -> None:
+def test_finished_games_are_listed_by_name_a_page_at_a_time(server: InProcessServer) -> None:
     """``GET /api/finished`` lists finished games, the last to end first, with their players' names and result,
     a page at a time; a running table is not among them; a bad cursor is refused."""
     api = Api(server.base)
@@ -254,7 +257,7 @@ def test_finished_games_are_listed_by_name_a_page_at_a_time(server: ServerProces
     assert status == 400 and answer["error"]["code"] == "bad_request"
 
 
-def test_a_replay_is_sent_compressed_to_a_client_that_accepts_gzip(server: ServerProcess) -> None:
+def test_a_replay_is_sent_compressed_to_a_client_that_accepts_gzip(server: InProcessServer) -> None:
     """A replay runs to hundreds of KiB: a browser (which accepts gzip) gets it compressed, the same JSON."""
     api = Api(server.base)
     created = api.seated("lama", 3, bots={1: "random", 2: "random"}, seed=SEED + 30)

@@ -15,20 +15,17 @@ from typing import Any
 
 import pytest
 from tests.server.client import Api, Client, Closed, Created, wait_for
-from tests.server.server_process import ServerProcess
+from tests.server.in_process import InProcessServer
+
+pytestmark = pytest.mark.in_process  # the module's server runs in this process (tests/server/in_process.py)
 
 Message = dict[str, Any]
-
-
-@pytest.fixture
-def api(server: ServerProcess) -> Api:
-    return Api(server.base)
 
 
 class Table:
     """A running 2-player L.A.M.A. table of two people, connected as both seats and a spectator."""
 
-    def __init__(self, server: ServerProcess, api: Api, created: Created) -> None:
+    def __init__(self, server: InProcessServer, api: Api, created: Created) -> None:
         self.server, self.api, self.created = server, api, created
         self.seats: list[Client] = []
         self.spectator: Client | None = None
@@ -66,7 +63,7 @@ class Table:
 
 
 def with_table(
-    server: ServerProcess, api: Api, body: Callable[[Table], Awaitable[None]], game: str = "lama", players: int = 2
+    server: InProcessServer, api: Api, body: Callable[[Table], Awaitable[None]], game: str = "lama", players: int = 2
 ) -> None:
     """Run ``body`` on a fresh running table of people only (nothing moves unless a test acts)."""
 
@@ -97,7 +94,7 @@ async def refused(table: Table, client: Client, message: Any, code: str) -> Mess
     return error
 
 
-def test_a_stale_seq_is_refused(server: ServerProcess, api: Api) -> None:
+def test_a_stale_seq_is_refused(server: InProcessServer, api: Api) -> None:
     async def body(table: Table) -> None:
         seq = table.summary()["seq"]
         player = table.current()
@@ -112,7 +109,7 @@ def test_a_stale_seq_is_refused(server: ServerProcess, api: Api) -> None:
     with_table(server, api, body)
 
 
-def test_an_action_out_of_turn_is_refused(server: ServerProcess, api: Api) -> None:
+def test_an_action_out_of_turn_is_refused(server: InProcessServer, api: Api) -> None:
     async def body(table: Table) -> None:
         seq = table.summary()["seq"]
         waiting = table.other()
@@ -124,7 +121,7 @@ def test_an_action_out_of_turn_is_refused(server: ServerProcess, api: Api) -> No
     with_table(server, api, body)
 
 
-def test_an_illegal_action_is_refused_saying_what_is_allowed(server: ServerProcess, api: Api) -> None:
+def test_an_illegal_action_is_refused_saying_what_is_allowed(server: InProcessServer, api: Api) -> None:
     async def body(table: Table) -> None:
         seq = table.summary()["seq"]
         player = table.current()
@@ -168,7 +165,7 @@ MALFORMED: list[Any] = [
 
 
 @pytest.mark.parametrize("start", range(0, len(MALFORMED), 8), ids=lambda start: f"from-{start}")
-def test_malformed_messages_are_refused(server: ServerProcess, api: Api, start: int) -> None:
+def test_malformed_messages_are_refused(server: InProcessServer, api: Api, start: int) -> None:
     async def body(table: Table) -> None:
         player = table.current()  # the seat to act: a good message would change the table
         for message in MALFORMED[start : start + 8]:
@@ -180,7 +177,7 @@ def test_malformed_messages_are_refused(server: ServerProcess, api: Api, start: 
     with_table(server, api, body)
 
 
-def test_an_oversized_message_is_refused_and_the_connection_stays(server: ServerProcess, api: Api) -> None:
+def test_an_oversized_message_is_refused_and_the_connection_stays(server: InProcessServer, api: Api) -> None:
     async def body(table: Table) -> None:
         player = table.current()
         seq = table.summary()["seq"]
@@ -203,7 +200,7 @@ def test_an_oversized_message_is_refused_and_the_connection_stays(server: Server
     with_table(server, api, body)
 
 
-def test_a_huge_message_closes_the_connection_and_changes_nothing(server: ServerProcess, api: Api) -> None:
+def test_a_huge_message_closes_the_connection_and_changes_nothing(server: InProcessServer, api: Api) -> None:
     async def body(table: Table) -> None:
         player = table.current()
         before = table.summary()
@@ -225,7 +222,7 @@ def test_a_huge_message_closes_the_connection_and_changes_nothing(server: Server
     with_table(server, api, body)
 
 
-def test_a_wrong_token_is_refused_and_the_connection_closed(server: ServerProcess, api: Api) -> None:
+def test_a_wrong_token_is_refused_and_the_connection_closed(server: InProcessServer, api: Api) -> None:
     created = api.seated("lama", 2)
     other = api.create("lama", 2)
 
@@ -244,7 +241,7 @@ def test_a_wrong_token_is_refused_and_the_connection_closed(server: ServerProces
     asyncio.run(main())
 
 
-def test_an_unknown_table_is_refused_and_the_connection_closed(server: ServerProcess) -> None:
+def test_an_unknown_table_is_refused_and_the_connection_closed(server: InProcessServer) -> None:
     async def main() -> None:
         for token in (None, "some-token"):
             client = await Client.connect(server.ws_base, "no-such-table", token)
@@ -257,7 +254,7 @@ def test_an_unknown_table_is_refused_and_the_connection_closed(server: ServerPro
     asyncio.run(main())
 
 
-def test_a_spectator_cannot_act(server: ServerProcess, api: Api) -> None:
+def test_a_spectator_cannot_act(server: InProcessServer, api: Api) -> None:
     async def body(table: Table) -> None:
         assert table.spectator is not None
         state = table.spectator.state
@@ -268,7 +265,7 @@ def test_a_spectator_cannot_act(server: ServerProcess, api: Api) -> None:
     with_table(server, api, body)
 
 
-def test_an_unknown_type_is_refused(server: ServerProcess, api: Api) -> None:
+def test_an_unknown_type_is_refused(server: InProcessServer, api: Api) -> None:
     async def body(table: Table) -> None:
         for kind in ("dance", "ACT", "join", ""):
             error = await refused(table, table.current(), {"type": kind, "action": "draw"}, "unknown_type")
@@ -277,7 +274,7 @@ def test_an_unknown_type_is_refused(server: ServerProcess, api: Api) -> None:
     with_table(server, api, body)
 
 
-def test_ping_and_sync_are_answered(server: ServerProcess, api: Api) -> None:
+def test_ping_and_sync_are_answered(server: InProcessServer, api: Api) -> None:
     async def body(table: Table) -> None:
         client = table.other()
         before = table.summary()
@@ -293,7 +290,7 @@ def test_ping_and_sync_are_answered(server: ServerProcess, api: Api) -> None:
     with_table(server, api, body)
 
 
-def test_acting_before_the_table_starts_is_refused(server: ServerProcess, api: Api) -> None:
+def test_acting_before_the_table_starts_is_refused(server: InProcessServer, api: Api) -> None:
     created = api.create("lama", 2)
     api.join(created.id, 0, created.tokens[0], "Ana")
 
@@ -309,7 +306,7 @@ def test_acting_before_the_table_starts_is_refused(server: ServerProcess, api: A
     asyncio.run(main())
 
 
-def test_acting_on_a_seat_that_was_left_is_refused(server: ServerProcess, api: Api) -> None:
+def test_acting_on_a_seat_that_was_left_is_refused(server: InProcessServer, api: Api) -> None:
     async def body(table: Table) -> None:
         summary = table.summary()
         seat = summary["current_player"]
@@ -331,7 +328,7 @@ def test_acting_on_a_seat_that_was_left_is_refused(server: ServerProcess, api: A
     with_table(server, api, body)
 
 
-def test_acting_after_the_game_is_refused(server: ServerProcess, api: Api) -> None:
+def test_acting_after_the_game_is_refused(server: InProcessServer, api: Api) -> None:
     created = api.seated("lama", 2, {"end_score": 10}, {1: "random"})
 
     async def main() -> None:
@@ -355,7 +352,7 @@ def test_acting_after_the_game_is_refused(server: ServerProcess, api: Api) -> No
     asyncio.run(main())
 
 
-def test_a_flood_is_rate_limited_and_the_table_is_unaffected(server: ServerProcess, api: Api) -> None:
+def test_a_flood_is_rate_limited_and_the_table_is_unaffected(server: InProcessServer, api: Api) -> None:
     async def body(table: Table) -> None:
         flooder = table.other()  # not its turn: a flood of actions would change nothing anyway
         before = table.summary()

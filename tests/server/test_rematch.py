@@ -10,12 +10,13 @@ import sqlite3
 import time
 from collections.abc import Callable
 
+import pytest
 from tests.server.client import Api, Created, play_table
 from tests.server.server_process import ServerProcess
 
 import laro
 from laro.server.store import SQLiteStore, TableMeta, new_table_id
-from laro.server.tables import rematch_id
+from laro.server.table import rematch_id
 
 
 def _finished(api: Api, server: ServerProcess, seed: int) -> tuple[str, dict[int, str]]:
@@ -34,6 +35,7 @@ def _ids(server: ServerProcess) -> list[str]:
         con.close()
 
 
+@pytest.mark.slow  # a kill and a restart
 def test_a_rematch_survives_a_kill_and_a_restart(server_factory: Callable[..., ServerProcess]) -> None:
     server = server_factory()
     api = Api(server.base)

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import os
 import signal
-import time
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from tests.polling import until
 from tests.server.client import Api
 from tests.server.cluster_support import database, url  # noqa: F401  (a fixture)
 from tests.server.server_process import RELAXED, ServerProcess
@@ -48,17 +48,10 @@ def _alive(pid: int) -> bool:
         return False
 
 
-def _wait(what: str, done: Callable[[], bool], timeout: float = DEADLINE) -> None:
-    deadline = time.monotonic() + timeout
-    while not done():
-        assert time.monotonic() < deadline, what
-        time.sleep(0.01)
-
-
 def _searching(server: ServerProcess) -> str:
     """A table of four searching bots, once they have made a few moves (in their worker processes)."""
     table = Api(server.base).create("lama", 4, bots={seat: "hard" for seat in range(4)}).id
-    _wait("the bots do not move", lambda: Api(server.base).table(table)["seq"] >= 3)
+    until(lambda: Api(server.base).table(table)["seq"] >= 3, "the bots do not move", DEADLINE, every=0.01)
     return table
 
 
@@ -73,7 +66,7 @@ def test_a_server_stopped_with_sigterm_leaves_no_semaphore_behind(
     server.stop()  # SIGTERM (uvicorn ends by raising it again once it has stopped: the exit code says SIGTERM)
     log = server.log_text()
     assert LEAK not in log and "resource_tracker" not in log, log[-2000:]
-    _wait("a bot worker outlived its server", lambda: not any(_alive(pid) for pid in workers))
+    until(lambda: not any(_alive(pid) for pid in workers), "a bot worker outlived its server", DEADLINE, every=0.01)
 
 
 def test_laro_serve_workers_stopped_with_sigterm_leave_no_semaphore_behind(
@@ -86,7 +79,7 @@ def test_laro_serve_workers_stopped_with_sigterm_leave_no_semaphore_behind(
     server = server_factory(db=url(database), limits=[*RELAXED, "--workers", "2"])
     _searching(server)
     assert server.process is not None
-    _wait("two workers", lambda: len(_children(server.process.pid)) == 2)  # type: ignore[union-attr]
+    until(lambda: len(_children(server.process.pid)) == 2, "two workers", DEADLINE, every=0.01)  # type: ignore[union-attr]
     assert any(_bot_workers(worker) for worker in _children(server.process.pid))
     assert server.stop() == 0  # SIGTERM to the parent, passed on to each worker
     log = server.log_text()
@@ -103,7 +96,7 @@ def test_a_bot_worker_whose_server_is_killed_as_it_starts_ends_too(
     server = server_factory(db=url(database), limits=[*RELAXED, "--workers", "2"], bot_delay=0.0)
     assert server.process is not None
     parent = server.process.pid
-    _wait("two workers", lambda: len(_children(parent)) == 2)
+    until(lambda: len(_children(parent)) == 2, "two workers", DEADLINE, every=0.01)
     Api(server.base).create("lama", 4, bots={seat: "hard" for seat in range(4)})
     found: dict[int, set[int]] = {}
 
@@ -111,8 +104,13 @@ def test_a_bot_worker_whose_server_is_killed_as_it_starts_ends_too(
         found.update((worker, _bot_workers(worker)) for worker in _children(parent))
         return any(found.values())
 
-    _wait("no bot worker started", starting)
+    until(starting, "no bot worker started", DEADLINE, every=0.01)
     killed, orphans = next((worker, bots) for worker, bots in found.items() if bots)
     os.kill(killed, signal.SIGKILL)
-    _wait(f"bot workers {sorted(orphans)} outlived their server", lambda: not any(_alive(pid) for pid in orphans))
+    until(
+        lambda: not any(_alive(pid) for pid in orphans),
+        f"bot workers {sorted(orphans)} outlived their server",
+        DEADLINE,
+        every=0.01,
+    )
     assert server.stop() == 0

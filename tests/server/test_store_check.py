@@ -18,7 +18,7 @@ from psycopg.conninfo import conninfo_to_dict
 
 from laro.cli.main import cli
 from laro.server.store import Store
-from laro.server.tables import Table
+from laro.server.table import create, make_bot_event, views
 
 if TYPE_CHECKING:
     from tests.server.conftest import Backend
@@ -27,14 +27,14 @@ if TYPE_CHECKING:
 async def play(store: Store, table_id: str, moves: int | None, seed: int) -> None:
     """A two-bot L.A.M.A. table, stored as the server stores it: ``moves`` bot actions, or (None) the whole game,
     then finished."""
-    table, _ = Table.create("lama", 2, {}, {0: "random", 1: "heuristic"}, seed=seed, table_id=table_id)
+    table, _ = create("lama", 2, {}, {0: "random", 1: "heuristic"}, created=1.8e9, seed=seed, table_id=table_id)
     await store.create_table(table.meta)
     while not table.state.is_over and (moves is None or table.seq < moves):
-        made = table.make_bot_event()
-        await store.append(table_id, made)
-        table.apply(made)
+        made = make_bot_event(table)
+        await store.append(table_id, {**made.to_json(), "time": 1.8e9})
+        table.apply(made, 1.8e9)
     if moves is None:
-        await store.finish(table_id, table.result() or {})
+        await store.finish(table_id, views.result(table) or {})
 
 
 def fill(backend: Backend, tables: dict[str, int | None]) -> None:

@@ -4,14 +4,20 @@ before the undone actions — for the rules module (:mod:`laro.server.undo`) and
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 import random
 
 import pytest
 
+from laro.core import JSONDict, get_game, traits_of
+from laro.server.errors import Damaged, Refusal
 from laro.server.store.base import StoredTable
-from laro.server.tables import Refusal, Table
-from laro.server.undo import STEPS, Move, step_refusal, takeback_refusal, turn_back
+from laro.server.table import Event, Table, commands, create, make_bot_event, views
+from laro.server.table.events import Timeout
+from laro.server.undo import Move, step_refusal, takeback_refusal, turn_back
+
+KAMARA_STEPS = traits_of(get_game("kamara")).steps
 
 
 class Played:
@@ -26,34 +32,33 @@ class Played:
         options: dict[str, object] | None = None,
         clock: object = None,
     ) -> None:
-        self.table, self.tokens = Table.create(
+        self.table, self.tokens = create(
             game, players, options or {}, bots, seed=17, table_id="t", created=0.0, clock=clock, takebacks=takebacks
         )
-        self.events: list[dict[str, object]] = []
+        self.events: list[JSONDict] = []
         self.now = 0.0
         for seat, token in self.tokens.items():
-            self.apply(self.table.join_event(seat, token, f"player {seat}"))
+            self.apply(commands.join(self.table, seat, token, f"player {seat}"))
 
-    def apply(self, event: dict[str, object]) -> None:
+    def apply(self, event: Event) -> None:
         self.now += 1.0
-        event["time"] = self.now
-        self.table.apply(event)
-        self.events.append(event)
+        self.table.apply(event, self.now)
+        self.events.append({**event.to_json(), "time": self.now})  # as the hub stores it
 
     def act(self, seat: int, action: str) -> None:
-        self.apply(self.table.act_event(seat, action, self.table.seq, now=self.now))
+        self.apply(commands.act(self.table, seat, action, self.table.seq, now=self.now))
 
     def undo(self, seat: int, kind: str) -> None:
-        self.apply(self.table.undo_event(seat, kind, self.table.seq))
+        self.apply(commands.undo(self.table, seat, kind, self.table.seq))
 
     def refusal(self, seat: int, kind: str) -> str:
         with pytest.raises(Refusal) as refused:
-            self.table.undo_event(seat, kind, self.table.seq)
+            commands.undo(self.table, seat, kind, self.table.seq)
         return refused.value.code
 
     def bots_play(self) -> None:
         while self.table.bot_to_move() and not self.table.over:
-            self.apply(self.table.make_bot_event())
+            self.apply(make_bot_event(self.table))
 
     def restored(self) -> Table:
         return Table.restore(StoredTable(self.table.meta, copy.deepcopy(self.events)))
@@ -75,7 +80,7 @@ def test_every_kamara_action_of_a_game_is_undoable_exactly_when_it_revealed_noth
         if table.over:
             break
         if table.bot_to_move():
-            played.apply(table.make_bot_event())
+            played.apply(make_bot_event(table))
             continue
         legal = [str(action) for action in table.state.legal_actions()]
         text = rng.choice([action for action in legal if action != "end"] or legal)  # "end" from time to time
@@ -83,8 +88,8 @@ def test_every_kamara_action_of_a_game_is_undoable_exactly_when_it_revealed_noth
             text = "end"
         before = table.state.to_json()
         played.act(0, text)
-        undoable = _word(text) in STEPS["kamara"] and table.state.current_player == 0
-        assert table.undo_offer(0)["step"] is undoable
+        undoable = _word(text) in KAMARA_STEPS and table.state.current_player == 0
+        assert views.undo_offer(table, 0)["step"] is undoable
         if undoable:
             played.undo(0, "step")
             assert table.state.to_json() == before
@@ -106,7 +111,7 @@ def _to_play_phase(played: Played, seat: int = 0) -> None:
         if table.state.to_json()["phase"] == "play" and table.state.current_player == seat:
             return
         if table.bot_to_move():
-            played.apply(table.make_bot_event())
+            played.apply(make_bot_event(table))
         else:
             mover = table.state.current_player
             assert mover is not None
@@ -129,7 +134,7 @@ def test_several_steps_go_back_to_the_turns_start_and_no_further() -> None:
     for _ in range(3):
         played.undo(0, "step")
     assert table.state.to_json() == start
-    assert table.undo_offer(0) == {
+    assert views.undo_offer(table, 0) == {
         "step": False,
         "step_refusal": "you have taken no step this turn",
         "step_why": {"code": "no_step", "action": None},
@@ -148,7 +153,7 @@ def test_no_step_back_for_another_seat_nor_past_another_seats_action() -> None:
     table = played.table
     played.act(0, _moves_of(table)[0])
     assert played.refusal(1, "step") == "cannot_undo"
-    assert table.undo_offer(1)["step_refusal"] == "a step can be taken back only during your own turn"
+    assert views.undo_offer(table, 1)["step_refusal"] == "a step can be taken back only during your own turn"
     played.act(0, "end")
     assert played.refusal(0, "step") == "cannot_undo"  # the turn is over
     assert played.refusal(1, "step") == "cannot_undo"  # seat 1 has taken nothing this turn
@@ -161,12 +166,12 @@ def test_a_step_is_refused_on_a_stale_state_and_for_a_stand_in() -> None:
     table = played.table
     played.act(0, _moves_of(table)[0])
     with pytest.raises(Refusal) as stale:
-        table.undo_event(0, "step", table.seq - 1)
+        commands.undo(table, 0, "step", table.seq - 1)
     assert stale.value.code == "stale_seq"
     with pytest.raises(Refusal) as unknown:
-        table.undo_event(0, "redo", table.seq)
+        commands.undo(table, 0, "redo", table.seq)
     assert unknown.value.code == "bad_request"
-    played.apply({"seq": table.seq + 1, "type": "timeout", "seat": 0})  # the stand-in plays the rest of the turn
+    played.apply(Timeout(table.seq + 1, seat=0))  # the stand-in plays the rest of the turn
     assert played.refusal(0, "step") == "not_joined"
 
 
@@ -187,7 +192,7 @@ def test_a_lama_action_is_never_a_step_but_a_takeback_goes_back_past_shown_cards
     played = Played("lama", 3, {1: "heuristic", 2: "heuristic"}, takebacks=True)
     table = played.table
     played.bots_play()
-    assert table.undo_offer(0)["takeback_refusal"] == "you have no turn to take back"
+    assert views.undo_offer(table, 0)["takeback_refusal"] == "you have no turn to take back"
     for _ in range(4):
         if table.over or table.state.current_player != 0:
             break
@@ -202,22 +207,22 @@ def test_a_lama_action_is_never_a_step_but_a_takeback_goes_back_past_shown_cards
         assert table.log[-1]["kind"] == "takeback"
         played.act(0, [str(a) for a in table.state.legal_actions() if str(a) != "quit"][-1])  # another move
         played.bots_play()
-    summary = table.summary()
+    summary = views.summary(table)
     assert summary["practice"] is True and summary["takebacks_taken"] >= 3
     again = played.restored()
     assert again.state.to_json() == table.state.to_json()
-    assert again.summary()["takebacks_taken"] == summary["takebacks_taken"]
+    assert views.summary(again)["takebacks_taken"] == summary["takebacks_taken"]
 
 
 def test_takebacks_need_the_tables_permission_and_bots_at_every_other_seat() -> None:
     without = Played("lama", 2, {1: "heuristic"})
     without.act(0, "draw") if without.table.state.current_player == 0 else without.bots_play()
-    assert without.table.undo_offer(0)["takeback_refusal"] == "this table was created without takebacks"
+    assert views.undo_offer(without.table, 0)["takeback_refusal"] == "this table was created without takebacks"
     people = Played("lama", 3, {2: "heuristic"}, takebacks=True)
-    assert people.table.undo_offer(0)["takeback_refusal"] == "takebacks are for games against bots only"
+    assert views.undo_offer(people.table, 0)["takeback_refusal"] == "takebacks are for games against bots only"
     handed = Played("lama", 2, {}, takebacks=True)  # a person's seat handed to a bot is still a person's
-    handed.apply(handed.table.bot_event(1, handed.tokens[1], "heuristic"))
-    assert handed.table.undo_offer(0)["takeback_refusal"] == "takebacks are for games against bots only"
+    handed.apply(commands.hand_to_bot(handed.table, 1, handed.tokens[1], "heuristic"))
+    assert views.undo_offer(handed.table, 0)["takeback_refusal"] == "takebacks are for games against bots only"
 
 
 def test_a_kamara_takeback_undoes_a_flip_and_the_bots_turn_after_it() -> None:
@@ -248,12 +253,12 @@ def test_a_takeback_rebuilds_what_the_bots_remember() -> None:
         played.bots_play()
         played.act(0, str(table.state.legal_actions()[0]))
     played.bots_play()
-    remembered = {seat: json.dumps(repr(bot.memory)) for seat, (_, bot) in table._bots.items()}  # type: ignore[attr-defined]
+    remembered = {seat: json.dumps(repr(bot.memory)) for seat, bot in table.bots.held().items()}  # type: ignore[attr-defined]
     played.act(0, str(table.state.legal_actions()[0]))
     played.bots_play()
-    assert any(json.dumps(repr(bot.memory)) != remembered[seat] for seat, (_, bot) in table._bots.items())  # type: ignore[attr-defined]
+    assert any(json.dumps(repr(bot.memory)) != remembered[seat] for seat, bot in table.bots.held().items())  # type: ignore[attr-defined]
     played.undo(0, "takeback")
-    assert {seat: json.dumps(repr(bot.memory)) for seat, (_, bot) in table._bots.items()} == remembered  # type: ignore[attr-defined]
+    assert {seat: json.dumps(repr(bot.memory)) for seat, bot in table.bots.held().items()} == remembered  # type: ignore[attr-defined]
 
 
 def test_an_undo_event_that_does_not_fit_the_moves_in_force_is_refused() -> None:
@@ -261,11 +266,10 @@ def test_an_undo_event_that_does_not_fit_the_moves_in_force_is_refused() -> None
     _to_play_phase(played)
     table = played.table
     played.act(0, _moves_of(table)[0])
-    event = table.undo_event(0, "step", table.seq)
-    event["undone"] = [event["undone"][0] - 1]  # type: ignore[index,operator]
-    with pytest.raises(Refusal) as refused:
-        table.apply(event)
-    assert refused.value.code == "bad_state"
+    event = commands.undo(table, 0, "step", table.seq)
+    event = dataclasses.replace(event, undone=(event.undone[0] - 1,))
+    with pytest.raises(Damaged, match="names moves that are not the last in force"):
+        table.apply(event, played.now)
 
 
 def test_the_rules_of_undo_alone() -> None:
@@ -299,9 +303,9 @@ def test_a_kamara_takeback_rebuilds_the_heuristic_bots_memory() -> None:
     for _ in range(3):
         played.act(0, "end")
         played.bots_play()
-    remembered = repr(table._bots[1][1]._turns)  # type: ignore[attr-defined]
+    remembered = repr(table.bots.held()[1]._turns)  # type: ignore[attr-defined]
     played.act(0, "end")
     played.bots_play()
-    assert repr(table._bots[1][1]._turns) != remembered  # type: ignore[attr-defined]
+    assert repr(table.bots.held()[1]._turns) != remembered  # type: ignore[attr-defined]
     played.undo(0, "takeback")
-    assert repr(table._bots[1][1]._turns) == remembered  # type: ignore[attr-defined]
+    assert repr(table.bots.held()[1]._turns) == remembered  # type: ignore[attr-defined]

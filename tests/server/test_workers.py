@@ -8,13 +8,13 @@ import json
 import os
 import random
 import signal
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from tests.polling import until
 from tests.server.client import Api, Client, Closed
 from tests.server.cluster_support import TAKEOVER, database, driving_pid, replay, url  # noqa: F401  (a fixture)
 from tests.server.server_process import RELAXED, ServerProcess
@@ -41,10 +41,7 @@ def test_workers_share_a_port_and_a_killed_worker_is_replaced(
     server_factory: Callable[..., ServerProcess],
 ) -> None:
     server = server_factory(db=url(database), limits=[*RELAXED, "--workers", "3"], bot_delay=0.02)
-    deadline = time.monotonic() + 10
-    while len(_workers(server)) < 3:
-        assert time.monotonic() < deadline, "three workers did not start"
-        time.sleep(0.05)
+    until(lambda: len(_workers(server)) >= 3, "three workers did not start", 10, every=0.05)
     first = _workers(server)
     created = Api(server.base).seated("kamara", 3, {"max_rounds": 6}, bots={2: "heuristic"}, seed=6)
 
@@ -70,10 +67,12 @@ def test_workers_share_a_port_and_a_killed_worker_is_replaced(
     finals = asyncio.run(play())
     events = replay(database, created.id)  # the game finished, every move in its turn
     assert all(final["seq"] == events[-1]["seq"] for final in finals)
-    deadline = time.monotonic() + TAKEOVER
-    while not (len(_workers(server)) == 3 and killed not in _workers(server)):
-        assert time.monotonic() < deadline, "the killed worker was not replaced"
-        time.sleep(0.05)
+
+    def replaced() -> bool:
+        workers = _workers(server)
+        return len(workers) == 3 and killed not in workers
+
+    until(replaced, "the killed worker was not replaced", TAKEOVER, every=0.05)
     assert f"(process {killed}) ended (signal SIGKILL); starting it again" in server.log_text()
     assert server.stop() == 0  # SIGTERM: every worker stops, then the parent
 

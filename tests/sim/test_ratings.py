@@ -1,13 +1,16 @@
-"""Placements, pairwise outcomes, sequential Elo and the Wilson interval, checked against numbers worked out by
-hand (the arithmetic is written out beside each)."""
+"""Placements, pairwise outcomes, ratings fitted to all games at once and the Wilson interval, checked against
+numbers worked out by hand (the arithmetic is written out beside each)."""
 
 from __future__ import annotations
 
 import itertools
+import math
+import re
+import sys
 
 import pytest
 
-from laro.sim.ratings import Elo, PairOutcome, expected_score, pair_outcomes, placement, wilson_interval
+from laro.sim.ratings import PairOutcome, RatingsUnavailable, fit_ratings, pair_outcomes, placement, wilson_interval
 
 
 def test_placement_puts_winners_first_then_scores_in_the_games_sense() -> None:
@@ -22,58 +25,44 @@ def test_pair_outcomes_skip_seats_of_the_same_bot() -> None:
     assert pairs == [PairOutcome("h", "r", 1.0), PairOutcome("h", "r", 1.0)]  # r against r says nothing
 
 
-def test_two_bots_one_game() -> None:
-    # expected = 1 / (1 + 10 ** ((1500 - 1500) / 400)) = 0.5; change = 16 * (1 - 0.5) = 8
-    elo = Elo(names=("a", "b"))
-    elo.add_game(pair_outcomes(("a", "b"), (0,), (3, 20), "low"))
-    assert elo.ratings == {"a": 1508.0, "b": 1492.0}
+# the fit counts a decisive pair twice and a level pair once each way, plus one level pair per two bots as prior:
+# for two bots the strengths' ratio is (2 * wins + 1) / (2 * losses + 1), and a gap of 400 points is 10:1
 
 
-def test_a_second_game_uses_the_updated_ratings() -> None:
-    elo = Elo(names=("a", "b"))
-    elo.add_game([PairOutcome("a", "b", 1.0)])  # 1508 / 1492, as above
-    elo.add_game([PairOutcome("a", "b", 0.0)])  # b wins the second game
-    # expected(a) = 1 / (1 + 10 ** ((1492 - 1508) / 400)) = 1 / (1 + 10 ** -0.04) = 1 / 1.912010839 = 0.523009587
-    # change(a) = 16 * (0 - 0.523009587) = -8.368153397
-    assert elo.ratings["a"] == pytest.approx(1508 - 8.368153397, abs=1e-6)  # 1499.631846603
-    assert elo.ratings["b"] == pytest.approx(1492 + 8.368153397, abs=1e-6)  # 1500.368153397
-    assert [round(h["a"], 6) for h in elo.history] == [1508.0, 1499.631847]
+def test_the_fit_is_the_same_in_any_order_of_the_games() -> None:
+    """18 wins to 12: first all the wins, then all the losses, or mixed; sequential Elo rated the first order
+    1501 against 1499, since the last games weighed most."""
+    wins, losses = [PairOutcome("a", "b", 1.0)] * 18, [PairOutcome("a", "b", 0.0)] * 12
+    mixed = [pair for two in itertools.zip_longest(wins, losses) for pair in two if pair is not None]
+    gap = 400 * math.log10(37 / 25)  # 68.08
+    for order in (wins + losses, losses + wins, mixed):
+        ratings = fit_ratings(("a", "b"), order)
+        assert ratings["a"] - ratings["b"] == pytest.approx(gap, abs=0.01)
+        assert ratings["a"] + ratings["b"] == pytest.approx(3000)  # the mean is 1500
 
 
-def test_a_three_seat_game_with_a_shared_win() -> None:
-    # a and b share the win: a-b is a draw (16 * (0.5 - 0.5) = 0); each beats c: +8 for the winner, -8 for c twice
-    elo = Elo(names=("a", "b", "c"))
-    elo.add_game(pair_outcomes(("a", "b", "c"), winners=(0, 1), scores=(5, 5, 30), score_order="low"))
-    assert elo.ratings == {"a": 1508.0, "b": 1508.0, "c": 1484.0}
+def test_a_bot_that_never_lost_has_a_finite_rating() -> None:
+    ratings = fit_ratings(("h", "r"), [PairOutcome("h", "r", 1.0)] * 20)
+    assert ratings["h"] - ratings["r"] == pytest.approx(400 * math.log10(41), abs=0.01)  # 645.1
 
 
-def test_a_bot_in_two_seats_collects_both_updates() -> None:
-    # h beats r twice: h + 8 + 8 = 1516, r - 8 - 8 = 1484
-    elo = Elo(names=("h", "r"))
-    elo.add_game(pair_outcomes(("h", "r", "r"), winners=(0,), scores=(0, 12, 20), score_order="low"))
-    assert elo.ratings == {"h": 1516.0, "r": 1484.0}
+def test_level_pairs_count_half_a_win_each_way() -> None:
+    ratings = fit_ratings(("a", "b", "c"), [PairOutcome("a", "b", 0.5)] * 10 + [PairOutcome("b", "c", 0.5)] * 3)
+    assert ratings == pytest.approx({"a": 1500.0, "b": 1500.0, "c": 1500.0})
+    assert fit_ratings(("solo",), []) == {"solo": 1500.0}
 
 
-def test_updates_within_a_game_use_the_ratings_before_it() -> None:
-    # from a 1600, b 1500, c 1400, a game a > b > c, with K = 32:
-    # E(a,b) = 1/(1+10**-0.25) = 0.640065, E(a,c) = 1/(1+10**-0.5) = 0.759747, E(b,c) = 0.640065
-    # a: 32*(1-0.640065) + 32*(1-0.759747) = 11.517920 + 7.688098 = 19.206018
-    # b: -11.517920 + 11.517920 = 0;  c: -7.688098 - 11.517920 = -19.206018
-    games = [PairOutcome("a", "b", 1.0), PairOutcome("a", "c", 1.0), PairOutcome("b", "c", 1.0)]
-    for order in itertools.permutations(games):
-        elo = Elo(k=32, names=("a", "b", "c"))
-        elo.ratings.update({"a": 1600.0, "b": 1500.0, "c": 1400.0})
-        elo.add_game(order)
-        assert elo.ratings["a"] == pytest.approx(1619.206018, abs=1e-5)
-        assert elo.ratings["b"] == pytest.approx(1500.0, abs=1e-9)
-        assert elo.ratings["c"] == pytest.approx(1380.793982, abs=1e-5)
+def test_three_bots_are_ordered_by_what_they_did_against_each_other() -> None:
+    pairs = pair_outcomes(("a", "b", "c"), winners=(0,), scores=(0, 10, 20), score_order="low") * 5
+    ratings = fit_ratings(("a", "b", "c"), pairs)
+    assert ratings["a"] > ratings["b"] > ratings["c"]
+    assert ratings["a"] - ratings["b"] == pytest.approx(ratings["b"] - ratings["c"], abs=0.01)  # the same record
 
 
-def test_start_and_k_are_parameters() -> None:
-    elo = Elo(k=10, start=1000, names=("a", "b"))
-    elo.add_game([PairOutcome("a", "b", 0.0)])  # 10 * (0 - 0.5) = -5
-    assert elo.ratings == {"a": 995.0, "b": 1005.0}
-    assert expected_score(1600, 1400) == pytest.approx(1 / (1 + 10 ** (-200 / 400)))  # 0.759747
+def test_without_the_ratings_extra_the_fit_says_how_to_get_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "choix", None)  # as if not installed: importing it raises ImportError
+    with pytest.raises(RatingsUnavailable, match=re.escape("pip install 'laro[ratings]'")):
+        fit_ratings(("a", "b"), [PairOutcome("a", "b", 1.0)])
 
 
 def test_wilson_interval_by_hand() -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import sys
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
@@ -102,7 +103,9 @@ def test_summary_adds_up_seats_of_the_same_bot(lama: Tournament) -> None:
     assert by_name["heuristic"].games == 9 and by_name["random"].games == 18
     assert by_name["heuristic"].wins + by_name["random"].wins == pytest.approx(9)
     assert by_name["random"].share == pytest.approx(1 / 3)
-    assert len(summary.history) == 9 and summary.history[-1]["heuristic"] == by_name["heuristic"].rating
+    history = summary.rating_history()
+    assert history[0] == (0, {"heuristic": 1500.0, "random": 1500.0})
+    assert history[-1] == (9, {name: standing.rating for name, standing in by_name.items()})
     heuristic_scores = [r.scores[r.seats.index("heuristic")] for r in results]
     assert by_name["heuristic"].average_score == pytest.approx(sum(heuristic_scores) / 9)
     assert summary.standings[0].win_rate >= summary.standings[1].win_rate
@@ -114,6 +117,15 @@ def test_a_shared_win_is_split(tmp_path: Path) -> None:
     summary = summarize(tournament, [shared])
     assert [standing.wins for standing in summary.standings] == [0.5, 0.5]
     assert [standing.rating for standing in summary.standings] == [1500.0, 1500.0]
+
+
+def test_without_the_ratings_extra_the_summary_has_no_ratings(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "choix", None)  # as if not installed
+    tournament = Tournament.create("lama", ["random", "heuristic"], seed=1)
+    summary = summarize(tournament, run_tournament(tournament, 2))
+    assert summary.rating_method is None and summary.rating_history() == []
+    assert [standing.rating for standing in summary.standings] == [None, None]
+    assert "rated" not in summary.verdict()
 
 
 # -- resuming -----------------------------------------------------------------------------------------------------

@@ -15,3 +15,6 @@ def test_the_benchmark_times_the_same_games_twice() -> None:
     figures = bench.to_json()
     assert figures["games"] == 30 and figures["bots"] == ["heuristic", "random", "random"]
     assert figures["ratio"] == bench.ratio and figures["cpus"] >= 1
+    # the CPU time the runs got: one process at most one core; two processes, their workers' time counted too
+    assert 0 < bench.cores_one <= 1.05 and 0 < bench.cores_two <= min(2, figures["cpus"]) + 0.1
+    assert figures["cores_two_processes"] == bench.cores_two

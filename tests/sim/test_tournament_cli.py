@@ -3,6 +3,7 @@ file, and a real run killed with SIGKILL and started again."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import signal
@@ -16,7 +17,7 @@ from click.testing import CliRunner, Result
 
 from laro.cli.main import cli
 from laro.sim.executors import get_executor
-from laro.sim.tournament import Tournament, run_tournament
+from laro.sim.tournament import Tournament, run_tournament, summarize
 
 
 def laro(*args: str) -> Result:
@@ -40,6 +41,36 @@ def test_the_table_and_its_meaning() -> None:
     assert rows["heuristic"][5] == "25.0%"  # the fair share of four players
     assert "heuristic is best: it won" in out and "the fair share of 25.0%" in flat(out)
     assert "40/40" in result.stderr  # the progress bar, on stderr
+
+
+def test_piped_the_table_is_whole_and_says_how_it_rates() -> None:
+    """Not a terminal (as when piped): no column cut or wrapped at 80 characters."""
+    result = laro("lama", "--bots", "heuristic,random,random,random", "--games", "8", "--seed", "1", "-j", "1", "-q")
+    assert result.exit_code == 0, result.output
+    header = next(line for line in result.stdout.splitlines() if line.split()[:1] == ["bot"])
+    assert header.split("  ")[-1].strip() == "rating" and "fair share" in header and "avg score" in header
+    assert "…" not in result.stdout
+    assert "rating: Bradley–Terry fit of all games at once (choix), Elo scale, mean 1500" in result.stdout
+
+
+def test_the_summary_as_json() -> None:
+    args = ("lama", "--bots", "heuristic,random,random,random", "--games", "8", "--seed", "1", "-j", "1")
+    result = laro(*args, "--format", "json")
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.stdout)  # nothing else on standard output
+    assert summary["games"] == 8 and summary["seed"] == 1 and summary["rating_method"].startswith("Bradley–Terry")
+    by_bot = {standing["bot"]: standing for standing in summary["standings"]}
+    assert by_bot["heuristic"]["games"] == 8 and by_bot["random"]["games"] == 24
+    assert by_bot["heuristic"]["wins"] + by_bot["random"]["wins"] == pytest.approx(8)
+    assert "8/8" in result.stderr and "lama: heuristic" in result.stderr  # progress and notes on standard error
+
+
+def test_without_the_ratings_extra_the_table_says_how_to_get_them(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "choix", None)  # as if not installed
+    result = laro("lama", "--bots", "heuristic,random", "--games", "4", "--seed", "1", "-j", "1", "-q")
+    assert result.exit_code == 0, result.output
+    header = next(line for line in result.stdout.splitlines() if line.split()[:1] == ["bot"])
+    assert header.split()[-2:] == ["avg", "score"] and "pip install 'laro[ratings]'" in result.stdout
 
 
 def test_quiet_shows_no_progress() -> None:
@@ -125,6 +156,27 @@ def test_the_plot_is_drawn(tmp_path: Path) -> None:
     assert f"plot saved to {picture}" in result.stdout
 
 
+def test_the_plots_labels_do_not_overlap_and_games_are_whole() -> None:
+    """Two bots, four games: the loser's "0.0%" stands near the fair share's line, at the right."""
+    pytest.importorskip("matplotlib")
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    from laro.sim.plot import draw_summary
+
+    tournament = Tournament.create("lama", ["heuristic", "random"], seed=1)
+    figure = draw_summary(summarize(tournament, run_tournament(tournament, 4)))
+    FigureCanvasAgg(figure).draw()
+    renderer = figure.canvas.get_renderer()
+    bars, ratings = figure.axes
+    texts = [text for text in [*bars.texts, bars.title] if text.get_text()]
+    boxes = [text.get_window_extent(renderer) for text in texts]
+    for (one, first), (other, second) in itertools.combinations(zip(texts, boxes, strict=True), 2):
+        assert not first.overlaps(second), (one.get_text(), other.get_text())
+    assert "fair share, 50%" in bars.get_title()
+    ticks = [tick for tick in ratings.get_xticks() if 0 <= tick <= 4]
+    assert ticks and all(tick == int(tick) for tick in ticks), ticks
+
+
 def _lines(path: Path) -> int:
     try:
         return path.read_bytes().count(b"\n")
@@ -132,6 +184,7 @@ def _lines(path: Path) -> int:
         return 0
 
 
+@pytest.mark.slow  # a kill and a resumed run
 def test_a_killed_run_resumes_to_the_same_file(tmp_path: Path) -> None:
     """SIGKILL a real ``laro tournament`` mid-run (no chance to tidy up), run it again: the file ends exactly as
     an uninterrupted run's."""

@@ -1,29 +1,30 @@
 """Fixtures of the browser tests: a real server on a loopback port and Debian's Chromium driven by Playwright.
 
-Screenshots of every screen go to ``tests/web/screenshots/`` (not kept in the repository) for review.
+The fixture ``server`` runs ``laro serve`` in a thread of the test process; ``Server`` is one in a process of its
+own (tests/server/server_process.py), for tests whose subject is a process (several of them, a kill, a restart).
+
+With ``LARO_SCREENSHOTS=1`` a screenshot of every screen goes to ``tests/web/screenshots/`` (not kept in the
+repository) for review; a full page's picture costs more than many a test, so a plain run takes none.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import signal
-import socket
-import subprocess
-import sys
 import time
 import urllib.request
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, Playwright, sync_playwright
-from tests.server.server_process import RELAXED
+from tests.server.in_process import InProcessServer
+from tests.server.server_process import ServerProcess
 
 CHROMIUM = "/usr/bin/chromium"
 SCREENSHOTS = Path(__file__).resolve().parent / "screenshots"
+SHOOTING = os.environ.get("LARO_SCREENSHOTS") == "1"  # screenshots are taken for review
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -35,54 +36,14 @@ CHROMIUM_ARGS = [
 ]
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
+class WebCalls:
+    """The address of a server of the browser tests and its JSON API, called directly."""
 
-
-@dataclass
-class Server:
-    """A ``laro serve`` process; ``restart`` stops it and starts it again on the same port and data."""
-
-    data_dir: Path
     port: int
-    bot_delay: float
-    process: subprocess.Popen[bytes] | None = None
-    extra: tuple[str, ...] = ()  # more ``laro serve`` options (after the tests' limits, so they win)
 
     @property
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
-
-    def start(self) -> None:
-        command = [sys.executable, "-m", "laro", "serve", "--port", str(self.port), "--data-dir", str(self.data_dir)]
-        command += ["--bot-delay", str(self.bot_delay), "--quiet", *RELAXED, *self.extra]
-        log = (self.data_dir / "server.log").open("ab")
-        self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=dict(os.environ))
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline:
-            try:
-                urllib.request.urlopen(self.url + "/api/tables", timeout=1).read()
-                return
-            except OSError:
-                time.sleep(0.05)
-        raise RuntimeError(f"the server did not start: {(self.data_dir / 'server.log').read_text()[-1000:]}")
-
-    def stop(self, sig: int = signal.SIGTERM) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.send_signal(sig)
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-        self.process = None
-
-    def restart(self) -> None:
-        self.stop()
-        self.start()
 
     def post(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
         request = urllib.request.Request(
@@ -98,10 +59,23 @@ class Server:
             return data
 
 
+class LocalServer(WebCalls, InProcessServer):
+    """The usual server of a browser test: ``laro serve`` in a thread of the test process (no process to start;
+    tests/server/in_process.py), on a store of its own; it stops and starts again on the same store."""
+
+
+class Server(WebCalls, ServerProcess):
+    """A ``laro serve`` process with the tests' usual limits and ``extra`` options, its store and its log
+    (``server.log``) in ``folder``; it stops, is killed and starts again on the same port and store."""
+
+    def __init__(self, folder: Path, bot_delay: float, extra: Sequence[str] = ()) -> None:
+        super().__init__(folder, folder / "server.log", bot_delay=bot_delay, extra=extra)
+
+
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    """A fresh server (its own SQLite file); bots wait 0.05 s before each action."""
-    running = Server(tmp_path, _free_port(), bot_delay=0.05)
+def server(tmp_path: Path) -> Iterator[LocalServer]:
+    """A fresh server (its own SQLite file), in this process; bots wait 0.05 s before each action."""
+    running = LocalServer(tmp_path, bot_delay=0.05)
     running.start()
     try:
         yield running
@@ -109,13 +83,27 @@ def server(tmp_path: Path) -> Iterator[Server]:
         running.stop()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
+def shared_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """One server for all the tests of a module, each at tables of its own; bots wait 0.02 s."""
+    running = Server(tmp_path_factory.mktemp("shared"), bot_delay=0.02)
+    running.start()
+    try:
+        yield running
+    finally:
+        running.stop()
+
+
+# Package-scoped (this folder is a package for it): Playwright's synchronous API keeps an event loop running on
+# the thread that started it, where asyncio.run then fails; so it ends as the tests leave this folder, before a
+# test worker goes on to tests elsewhere that run asyncio.
+@pytest.fixture(scope="package")
 def playwright_instance() -> Iterator[Playwright]:
     with sync_playwright() as instance:
         yield instance
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def browser(playwright_instance: Playwright) -> Iterator[Browser]:
     if not Path(CHROMIUM).exists():
         pytest.fail(f"the browser tests need Debian's Chromium at {CHROMIUM} (apt-get install chromium)")
@@ -145,9 +133,18 @@ def page(context: BrowserContext) -> Page:
     return made
 
 
-def screenshot(page: Page, name: str) -> Path:
-    """Save a screenshot of the whole page for review."""
-    SCREENSHOTS.mkdir(exist_ok=True)
-    path = SCREENSHOTS / f"{name}.png"
-    page.screenshot(path=str(path), full_page=True)
-    return path
+def screenshot(page: Page, name: str, full_page: bool = True) -> None:
+    """Save a screenshot of the whole page (or of the screen only) for review, with ``LARO_SCREENSHOTS=1``."""
+    if SHOOTING:
+        SCREENSHOTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=full_page)
+
+
+def until(page: Page, script: str, arg: Any = None, seconds: float = 15.0) -> Any:
+    """The first truthy value of ``script`` evaluated in ``page`` (which may answer with a promise: the page's
+    caches, notifications…), asked again every 0.1 s; a test failure after ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while not (value := page.evaluate(script, arg)):
+        assert time.monotonic() < deadline, f"still false after {seconds} s: {script}"
+        time.sleep(0.1)
+    return value

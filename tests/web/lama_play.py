@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 from playwright.sync_api import Page
-from tests.web.conftest import screenshot
+from tests.web.conftest import SHOOTING, screenshot
 from websockets.sync.client import connect
 
 MY_TURN_OR_OVER = """
@@ -25,7 +25,7 @@ def status(page: Page) -> str:
     return str(page.evaluate("document.body.dataset.status || ''"))
 
 
-def wait_turn_or_over(page: Page, after: str = "", timeout: float = 20_000) -> None:
+def wait_turn_or_over(page: Page, after: str = "", timeout: float = 60_000) -> None:
     """Wait until it is this page's turn on a state other than ``after``, or the game is over."""
     page.wait_for_function(MY_TURN_OR_OVER, arg=after, timeout=timeout)
 
@@ -67,9 +67,10 @@ def errors_shown(page: Page) -> list[str]:
 
 def snap(page: Page, name: str) -> None:
     """A screenshot of the whole page from its top, once the last card has landed (its animation is short)."""
-    page.evaluate("window.scrollTo(0, 0)")
-    page.wait_for_timeout(350)
-    screenshot(page, name)
+    if SHOOTING:
+        page.evaluate("window.scrollTo(0, 0)")
+        page.wait_for_timeout(350)
+        screenshot(page, name)
 
 
 def server_state(url: str, table_id: str) -> dict[str, Any]:

@@ -14,6 +14,8 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 from tests.web.conftest import Server, new_context, screenshot
 
+pytestmark = pytest.mark.slow  # whole games analysed, then read move by move in the browser
+
 # an action's raw text (docs/protocol.md): what the panel must not show
 RAW = {
     "lama": re.compile(r"^(play \S+|draw|quit)$"),

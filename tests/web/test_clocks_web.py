@@ -11,7 +11,6 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
-from tests.server.server_process import free_port
 from tests.web.conftest import Server, new_context, screenshot
 from tests.web.lama_play import take_turn
 
@@ -21,7 +20,7 @@ CLOCK_TEXT = re.compile(r"^\d+:\d\d$")
 @pytest.fixture
 def paused_server(tmp_path: Path) -> Iterator[Server]:
     """A server that pauses 30 s at a L.A.M.A. round's end (unless everyone clicks "Next round" first)."""
-    running = Server(tmp_path, free_port(), bot_delay=0.05, extra=("--round-pause", "30"))
+    running = Server(tmp_path, bot_delay=0.05, extra=("--round-pause", "30"))
     running.start()
     try:
         yield running
@@ -74,6 +73,42 @@ def test_the_running_clock_counts_down(server: Server, page: Page) -> None:
     screenshot(page, "clock-running")
 
 
+@pytest.mark.slow  # waits out real turn clocks
+def test_an_offline_player_to_act_is_said_in_the_middle(tmp_path: Path, page: Page) -> None:
+    """Bo, to act, has no connection: above the game (not only in the side list) the table says he is offline,
+    counts down to his stand-in taking over (the end of his time here) and, once he has been gone long enough
+    (5 s on this server), offers to hand his seat over now."""
+    server = Server(tmp_path, bot_delay=0.05, extra=("--handover-after", "5"))
+    server.start()
+    try:
+        _offline_player(server, page)
+    finally:
+        server.stop()
+
+
+def _offline_player(server: Server, page: Page) -> None:
+    created = two_humans(server, {"bank": 90, "increment": 0})
+    sit(server, page, created["seats"][0], "Ana")
+    expect(page.locator("body")).to_have_attribute("data-status", "running")
+    absent = page.get_by_test_id("absent")
+    page.wait_for_function("() => document.body.dataset.yourTurn === 'true' || !!document.body.dataset.seq")
+    if page.evaluate("document.body.dataset.yourTurn === 'true'"):
+        expect(absent).to_be_hidden()
+        take_turn(page)
+    expect(absent).to_be_visible()
+    expect(absent.get_by_test_id("absent-hand-over-in")).to_contain_text("You may hand their seat to a bot in 0:0")
+    expect(absent).to_contain_text("Bo is offline.")
+    expect(absent).to_contain_text(re.compile(r"The smart bot plays for them in 1:[23]\d unless they come back\."))
+    expect(page.locator(".lama .prompt")).to_have_text("Bo is offline.")
+    summary = server.get(f"/api/tables/{created['id']}")
+    assert summary["clock"]["standin_at"] == summary["clock"]["deadline"]  # his time ends before 120 s offline
+    screenshot(page, "clock-absent")
+    absent.get_by_test_id("absent-hand-over").click()  # once he has been gone 5 s
+    page.get_by_test_id("confirm-dialog").locator("[data-confirm=yes]").click()
+    expect(absent).to_be_hidden()
+    assert server.get(f"/api/tables/{created['id']}")["seats"][1]["handed"] is True
+
+
 def test_kamara_shows_the_clocks(server: Server, page: Page) -> None:
     """Kamara's players list and status line carry the clocks too; the running one counts down."""
     created = server.post("/api/tables", {"game": "kamara", "players": 2, "seed": 5, "clock": "fast"})
@@ -90,6 +125,7 @@ def test_kamara_shows_the_clocks(server: Server, page: Page) -> None:
     screenshot(page, "clock-kamara")
 
 
+@pytest.mark.slow  # waits out real turn clocks
 def test_a_seat_out_of_time_is_shown_away_and_handed_to_its_bot(server: Server, browser: Browser) -> None:
     """Bo never plays: after his 10 s the heuristic bot plays for him and his box says away; Ana hands his seat
     to the bot; Bo, back, takes his seat again."""
@@ -101,7 +137,7 @@ def test_a_seat_out_of_time_is_shown_away_and_handed_to_its_bot(server: Server, 
         sit(server, ana, created["seats"][0], "Ana")
         expect(ana.locator("body")).to_have_attribute("data-status", "running")
         bo_box = ana.locator("[data-testid=players] li[data-seat='1']")
-        expect(bo_box.get_by_test_id("hand-over")).to_be_visible()  # Bo has no connection
+        expect(bo_box.get_by_test_id("hand-over")).to_have_count(0)  # gone less than a minute: not yet
         expect(clock_of(ana, 0)).to_have_class(re.compile(r"\blow\b"))  # 10 s: under 20 s is low
         deadline = time.monotonic() + 30
         while not bo_box.get_by_test_id("away-badge").count():
@@ -159,15 +195,32 @@ def test_the_round_panel_shows_and_next_round_starts_it(paused_server: Server, p
     count = panel.get_by_test_id("countdown")
     first = int(count.get_attribute("data-seconds") or "0")
     assert 20 <= first <= 30, first
+    shown, seconds = count.evaluate("(node) => [node.textContent, node.dataset.seconds]")
+    assert shown == f"{seconds} s", shown  # seconds, one space between them and their unit
+    assert count.evaluate("(node) => getComputedStyle(node).fontFamily") == panel.evaluate(
+        "(node) => getComputedStyle(node).fontFamily"
+    )  # the panel's own letters: a monospaced space is as wide as a digit
     page.wait_for_timeout(1300)
     assert int(count.get_attribute("data-seconds") or "0") < first
     expect(page.get_by_test_id("log").get_by_test_id("log-round-over")).to_have_text("End of round 1")
     expect(page.get_by_test_id("log").get_by_test_id("log-round-start")).to_have_text("Round 2 begins")
+    # nobody is to play during the pause: no one's turn in the header, no "to play" on any box
+    expect(page.get_by_test_id("turn")).to_have_text("Between rounds")
+    expect(page.locator("[data-testid=players] li.current")).to_have_count(0)
+    expect(page.locator("[data-testid=opponent].current, .turn-badge")).to_have_count(0)
+    expect(page.locator(".lama .prompt")).to_have_text("Between rounds")
+    # at 1280 px the panel stays over the game's column: the players and the log beside it are not covered
+    for width in (1280, 1100):
+        page.set_viewport_size({"width": width, "height": 860})
+        panel_box, side_box = panel.bounding_box(), page.locator(".table-side").bounding_box()
+        assert panel_box and side_box and panel_box["x"] + panel_box["width"] <= side_box["x"], (width, panel_box)
+    page.set_viewport_size({"width": 1280, "height": 860})
     screenshot(page, "clock-round-panel")
     page.get_by_test_id("next-round").click()
     expect(panel).to_be_hidden(timeout=5_000)
     expect(page.get_by_test_id("round")).to_have_text("Round 2")
     expect(page.get_by_test_id("log")).to_contain_text("Ana is ready for the next round")
+    expect(page.get_by_test_id("turn")).to_have_text(re.compile(r"^(Your turn|Smart bot 2's turn)$"))
 
 
 def test_the_lobby_offers_a_clock_and_lists_it(server: Server, page: Page) -> None:
@@ -195,16 +248,35 @@ def test_the_lobby_offers_a_clock_and_lists_it(server: Server, page: Page) -> No
     expect(page.get_by_test_id("guide-clock")).to_contain_text("Take my seat back returns the seat")
 
 
-def test_in_korean(server: Server, browser: Browser) -> None:
-    """The clocks, the hand-over button and its question in Korean; every English string has a Korean one."""
-    created = two_humans(server, {"per_turn": 86400})
+@pytest.fixture
+def quick_handover(tmp_path: Path) -> Iterator[Server]:
+    """A server where another player may hand an absent player's seat over after 1 s (not 60)."""
+    running = Server(tmp_path, bot_delay=0.05, extra=("--handover-after", "1"))
+    running.start()
+    try:
+        yield running
+    finally:
+        running.stop()
+
+
+def test_in_korean(quick_handover: Server, browser: Browser) -> None:
+    """The clocks, the hand-over button and its question in Korean; every English string has a Korean one. At a
+    clock of a day a turn, a player gone between turns is not offered for hand-over."""
+    server = quick_handover
+    daily = two_humans(server, {"per_turn": 86400})
     context = new_context(browser, locale="ko-KR")
     try:
         page = context.new_page()
         page.set_default_timeout(15_000)
-        sit(server, page, created["seats"][0], "아나")
+        sit(server, page, daily["seats"][0], "아나")
         expect(page.locator("body")).to_have_attribute("data-status", "running")
         expect(clock_of(page, 1).locator(".clock-time")).to_have_text(re.compile(r"^(1일 0시간|23시간 5\d분)$"))
+        page.wait_for_timeout(1500)  # Bo has been gone longer than --handover-after
+        expect(page.get_by_test_id("hand-over")).to_have_count(0)
+
+        created = two_humans(server, {"per_turn": 600})
+        sit(server, page, created["seats"][0], "아나")
+        expect(page.locator("body")).to_have_attribute("data-status", "running")
         bo_box = page.locator("[data-testid=players] li[data-seat='1']")
         bo_box.get_by_test_id("hand-over").click()
         expect(page.get_by_test_id("confirm-dialog")).to_contain_text("Bo 님 대신 봇이 둘까요?")

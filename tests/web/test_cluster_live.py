@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import Browser, expect
 from tests.server.cluster_support import database, url  # noqa: F401  (a fixture)
 from tests.server.conftest import postgres_dsn  # noqa: F401  (a fixture)
-from tests.web.conftest import Server, _free_port
+from tests.web.conftest import Server
 from tests.web.test_table_live import play_and_check, two_players
 
 pytestmark = pytest.mark.slow
@@ -40,7 +40,7 @@ def test_pages_reconnect_when_each_worker_stops_in_turn(
     tmp_path: Path,
     browser: Browser,
 ) -> None:
-    server = Server(tmp_path, _free_port(), 0.05, extra=("--db", url(database), "--workers", "2"))
+    server = Server(tmp_path, 0.05, extra=("--db", url(database), "--workers", "2"))
     server.start()
     try:
         with two_players(server, browser) as (_, pages):

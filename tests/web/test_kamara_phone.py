@@ -122,5 +122,5 @@ def test_the_setup_fits_a_phone_and_is_done_by_tapping(server: Server, phone: Pa
 
 def screenshot_first(page: Page, name: str) -> None:
     """The first screen only, as the phone shows it."""
-    path = screenshot(page, name)
-    page.screenshot(path=str(path.with_name(f"{name}_screen.png")))
+    screenshot(page, name)
+    screenshot(page, f"{name}_screen", full_page=False)

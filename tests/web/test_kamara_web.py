@@ -11,6 +11,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+import pytest
 from playwright.sync_api import Browser, Page, WebSocket, expect
 from tests.web.conftest import Server, new_context, screenshot
 
@@ -193,6 +194,7 @@ class Clicker:
         self.checked += 1
 
 
+@pytest.mark.slow  # a whole game or record played out in the browser
 def test_whole_game_by_clicking(server: Server, page: Page) -> None:
     """Seat 0 plays a whole game against two bots by clicking: tiles, a diwa, then moves and actions to the end."""
     table_id, watch = _open_table(server, page)

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import pytest
 from playwright.sync_api import Browser, Page, expect
 from tests.web.conftest import Server, new_context
 from tests.web.lama_play import errors_shown, seq, snap, status, wait_turn_or_over
@@ -77,6 +78,7 @@ def test_the_lobby_offers_the_edition(server: Server, page: Page) -> None:
     expect(page.get_by_test_id("pink-tokens")).to_have_count(3)  # every seat's tokens count pinks
 
 
+@pytest.mark.slow  # a whole game or record played out in the browser
 def test_a_whole_party_game_by_clicking(server: Server, page: Page) -> None:
     """A seeded table (so the deal gives plus cards to click) played to the end by clicking."""
     created = server.post(

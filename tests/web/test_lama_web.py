@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from playwright.sync_api import Browser, Page, expect
 from tests.web.conftest import Server, new_context
 from tests.web.lama_play import (
@@ -27,6 +28,7 @@ def _create_from_lobby(server: Server, page: Page, end_score: int) -> None:
     page.wait_for_url("**/table/*")
 
 
+@pytest.mark.slow  # a whole game or record played out in the browser
 def test_whole_game_against_bots(server: Server, page: Page) -> None:
     """Create a table in the lobby, play it to the end by clicking, see the ranking, and start a rematch."""
     _create_from_lobby(server, page, end_score=30)

@@ -5,16 +5,18 @@ and the refusals work as a person would use them, in English and in Korean."""
 from __future__ import annotations
 
 import json
+import random
 import re
 import time
 from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, Route, expect
 from tests.web.conftest import Server, new_context
 from tests.web.lama_play import snap
 
+import laro
 from laro.core import GameRecord, GameState, iter_replay, replay
 
 GOLDEN = sorted((Path(__file__).resolve().parents[1] / "golden").glob("*.json"))
@@ -75,6 +77,7 @@ def _load(page: Page, server: Server, path: Path) -> None:
     page.wait_for_selector("body[data-ready=true]:not([data-loading])")
 
 
+@pytest.mark.slow  # whole games played out, then replayed in the browser
 @pytest.mark.parametrize("golden", GOLDEN, ids=[path.stem for path in GOLDEN])
 def test_every_golden_record_replays_in_the_browser(server: Server, page: Page, tmp_path: Path, golden: Path) -> None:
     """Dropped on the page (chosen as a file), the record replays to its end; after every action the page shows
@@ -93,6 +96,110 @@ def test_every_golden_record_replays_in_the_browser(server: Server, page: Page, 
     expect(page.get_by_test_id("replay-last")).to_be_disabled()
 
 
+def test_a_record_whose_seed_needs_64_bits_replays(server: Server, page: Page, tmp_path: Path) -> None:
+    """A seed above 2^53 is not a JavaScript number: the page sends the record's own text, so the seed reaches the
+    server exactly and the record replays (to its end, and again in another view)."""
+    seed = 2207418477550257651  # as a double: 2207418477550257700
+    game = laro.get_game("lama")
+    state = game.new_game(num_players=2, seed=seed)
+    record = GameRecord.start(state, seed=seed, players=["Ana", "Ben"])
+    chooser = random.Random(3)
+    while not state.is_over and len(record.actions) < 60:
+        action = str(chooser.choice(state.legal_actions()))
+        record.actions.append(action)
+        state = state.apply(action)
+    path = record.save(tmp_path / "big-seed.json")
+    assert str(seed) in path.read_text()
+    _load(page, server, path)
+    total = len(record.actions)
+    expect(page.get_by_test_id("replay-step")).to_have_text(f"Move 0 of {total}")
+    page.keyboard.press("End")
+    expect(page.locator("body")).to_have_attribute("data-step", str(total))
+    assert page.locator("[data-testid=discard]").get_attribute("data-top") == state.public_observation()["top_card"]
+    page.get_by_test_id("replay-view").select_option("1")
+    page.wait_for_selector("body[data-view='1']:not([data-loading])")
+    hand = page.locator("[data-testid=hand] [data-card]").evaluate_all("ns => ns.map(n => n.dataset.card)")
+    assert hand == state.observation(1)["hand"]
+    assert page.locator(".toast").count() == 0
+
+
+def test_the_keys_still_step_after_a_button_is_clicked(server: Server, page: Page, tmp_path: Path) -> None:
+    """←, →, Home, End and Space step the replay after one of its buttons is clicked (which keeps the focus), and
+    after the slider is dragged; a button reached with Tab still takes Space as a press."""
+    record = GameRecord.from_json(json.loads(GOLDEN[0].read_text())["record"])
+    _load(page, server, record.save(tmp_path / "record.json"))
+    body = page.locator("body")
+    page.get_by_test_id("replay-forward").click()
+    page.keyboard.press("ArrowRight")
+    expect(body).to_have_attribute("data-step", "2")
+    page.keyboard.press("ArrowLeft")
+    expect(body).to_have_attribute("data-step", "1")
+    page.get_by_test_id("replay-back").click()  # now disabled: the focus stays on it
+    page.keyboard.press("End")
+    expect(body).to_have_attribute("data-step", str(len(record.actions)))
+    page.get_by_test_id("replay-first").click()
+    page.keyboard.press("Space")
+    expect(page.get_by_test_id("replay-play")).to_have_attribute("data-playing", "true")
+    page.keyboard.press("Space")
+    expect(page.get_by_test_id("replay-play")).to_have_attribute("data-playing", "false")
+    page.get_by_test_id("replay-slider").fill("3")
+    page.keyboard.press("Home")
+    expect(body).to_have_attribute("data-step", "0")
+    page.keyboard.press("Space")
+    expect(page.get_by_test_id("replay-play")).to_have_attribute("data-playing", "true")
+    page.keyboard.press("Space")
+    page.get_by_test_id("replay-forward").focus()
+    page.keyboard.press("Shift+Tab")  # to the play button, by keyboard
+    page.keyboard.press("Tab")  # back on forward, focus visible
+    before = int(body.get_attribute("data-step") or 0)
+    page.keyboard.press("Space")  # presses the focused button: one step, no playing
+    expect(body).to_have_attribute("data-step", str(before + 1))
+    expect(page.get_by_test_id("replay-play")).to_have_attribute("data-playing", "false")
+
+
+@pytest.mark.slow  # whole games played out, then replayed in the browser
+def test_an_abandoned_table_says_so_and_names_its_stand_ins(tmp_path: Path, browser: Browser) -> None:
+    """Dana and Bora sit down and never come: their stand-ins play until the table ends as abandoned. The lobby's
+    list says it ended so (no winner), and its replay credits every move of theirs to their stand-in and ends on
+    the table's end, not on someone's turn."""
+    server = Server(tmp_path, bot_delay=0.05, extra=("--away-after", "1"))
+    server.start()
+    context = new_context(browser)
+    try:
+        created = server.post(
+            "/api/tables", {"game": "lama", "players": 3, "seed": 33, "bots": {"2": "random"}, "clock": "normal"}
+        )
+        for seat, name in ((0, "Dana"), (1, "Bora")):
+            token = created["seats"][seat]["token"]
+            server.post(f"/api/tables/{created['id']}/seats/{seat}/join", {"token": token, "name": name})
+        deadline = time.monotonic() + 30
+        while server.get(f"/api/tables/{created['id']}")["status"] != "abandoned":
+            assert time.monotonic() < deadline, "the table was not abandoned"
+            time.sleep(0.2)
+        page = context.new_page()
+        page.set_default_timeout(15_000)
+        page.goto(server.url + "/")
+        row = page.locator(f".finished-row[data-table='{created['id']}']")
+        expect(row.get_by_test_id("finished-ended")).to_have_text("Ended: every player was away")
+        expect(row.locator(".seat-chip.winner")).to_have_count(0)
+        page.goto(f"{server.url}/table/{created['id']}/replay")
+        page.wait_for_selector("body[data-ready=true]")
+        moves = page.locator(".replay-log .replay-move").all_inner_texts()
+        by_them = [line for line in moves if "Dana" in line or "Bora" in line]
+        assert by_them and all("Smart bot for Dana" in line or "Smart bot for Bora" in line for line in by_them)
+        page.keyboard.press("End")
+        expect(page.get_by_test_id("replay-ended")).to_have_text(
+            "The table ended: every player was away and only bots were playing."
+        )
+        prompt = page.locator("[data-testid=game] .prompt")
+        expect(prompt).to_have_text("The table ended: every player was away and only bots were playing.")
+        expect(page.locator("[data-testid=game] .turn-badge")).to_have_count(0)
+        snap(page, "replay_abandoned")
+    finally:
+        context.close()
+        server.stop()
+
+
 def _finished_table(server: Server, game: str, options: dict[str, Any]) -> str:
     """A table of bots alone, played to its end; its id."""
     created = server.post(
@@ -105,6 +212,7 @@ def _finished_table(server: Server, game: str, options: dict[str, Any]) -> str:
     return str(created["id"])
 
 
+@pytest.mark.slow  # whole games played out, then replayed in the browser
 @pytest.mark.parametrize(
     ("game", "options"),
     [("lama", {"end_score": 15}), ("lama", {"edition": "party", "end_score": 15}), ("kamara", {"max_rounds": 4})],
@@ -233,6 +341,7 @@ def test_what_cannot_be_replayed_is_said(server: Server, page: Page, tmp_path: P
     expect(page.locator(".k-board")).to_be_visible()
 
 
+@pytest.mark.slow  # whole games played out, then replayed in the browser
 def test_the_lobby_lists_finished_games_by_name(server: Server, browser: Browser) -> None:
     """The lobby's Finished games names each game's players (the winner starred) and opens its replay; older
     games come a page at a time."""
@@ -258,6 +367,36 @@ def test_the_lobby_lists_finished_games_by_name(server: Server, browser: Browser
             expect(page.locator(".pill")).to_have_text(replay_word)
         finally:
             context.close()
+
+
+def test_a_view_answered_late_does_not_replace_the_one_chosen_after_it(
+    server: Server, page: Page, tmp_path: Path
+) -> None:
+    """Choosing the spectator's view, then seat 0's before the first answer came: seat 0's view stays shown when
+    the spectator's answer comes last."""
+    record = GameRecord.from_json(json.loads((GOLDEN[0].parent / "kamara-2p-default.json").read_text())["record"])
+    path = tmp_path / "kamara.json"
+    record.save(path)
+    _load(page, server, path)
+    held: list[Route] = []
+    page.route(
+        "**/api/replay",
+        lambda route: held.append(route) if "spectator" in (route.request.post_data or "") else route.continue_(),
+    )
+    page.get_by_test_id("replay-view").select_option("spectator")
+    page.get_by_test_id("replay-view").select_option("0")
+    page.wait_for_selector("body:not([data-loading])")
+    hint, mover = page.locator("[data-testid=game] .k-hint"), next(iter_replay(record))[1].current_player
+    seat_0 = re.compile(rf"^{record.players[mover]}( \(you\))? moves next\.$")  # a seat's hint, not a spectator's
+    expect(hint).to_have_text(seat_0)
+    assert len(held) == 1, "the spectator's view was not asked for"
+    held[0].continue_()
+    page.wait_for_function(
+        "() => performance.getEntriesByType('resource').filter((e) => e.name.endsWith('/api/replay')).length >= 3"
+    )
+    page.wait_for_timeout(300)  # its answer read and dropped
+    expect(hint).to_have_text(seat_0)
+    assert page.evaluate("document.body.dataset.view") == "0"
 
 
 @pytest.mark.parametrize("golden", ["lama-3p-drawn-out", "kamara-2p-default"])

@@ -6,8 +6,10 @@ Screenshots go to tests/web/screenshots/ (details_*.png).
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
+import pytest
 from playwright.sync_api import Page, expect
 from tests.web.conftest import Server, screenshot
 
@@ -51,8 +53,9 @@ def test_kamara_gives_each_player_one_colour_everywhere(server: Server, page: Pa
     wait_seq(page, 20)
     diwa: list[str] = page.evaluate(DIWA_FILLS)  # per seat, from the matches panel
     assert len(diwa) == 3 and len(set(diwa)) == 3
-    on_board = page.evaluate(
-        "() => [...document.querySelectorAll('.k-boardwrap .k-diwa circle')].map((c) => getComputedStyle(c).fill)"
+    on_board = page.evaluate(  # the pieces only: a locked tile's badge shows its locker's colour too
+        "() => [...document.querySelectorAll('.k-boardwrap .k-piece .k-diwa circle')]"
+        ".map((c) => getComputedStyle(c).fill)"
     )
     assert sorted(on_board) == sorted(diwa)
     assert page.evaluate(SEAT_DOTS, "[data-testid=players] .player .seat-dot") == diwa
@@ -345,8 +348,14 @@ def test_a_phone_shows_your_kamara_actions_chamber_and_card_on_your_turn(server:
             clicker.step()
         while page.locator(".k-decision").count():  # a decision first: the turn's actions come after it
             clicker.step()
-        page.wait_for_timeout(900)  # the page brings your turn into view
-        seen = page.evaluate(IN_VIEW, ".k-status, .k-actions .k-btn, .k-yellow, .k-green, .k-board")
+        # the page brings your turn into view (a smooth scroll: waited for, with a deadline)
+        parts = ".k-status, .k-actions .k-btn, .k-yellow, .k-green, .k-board"
+        deadline = time.monotonic() + 10
+        while True:
+            seen = page.evaluate(IN_VIEW, parts)
+            if all(box["top"] >= 0 and box["bottom"] <= 844 for box in seen) or time.monotonic() > deadline:
+                break
+            page.wait_for_timeout(100)
         assert len(seen) == 8, seen
         for box in seen:
             assert box["top"] >= 0 and box["bottom"] <= 844, seen
@@ -354,13 +363,14 @@ def test_a_phone_shows_your_kamara_actions_chamber_and_card_on_your_turn(server:
         targets = page.evaluate(IN_VIEW, ".k-target")
         assert targets and all(min(box["width"], box["height"]) >= 44 for box in targets), targets
         screenshot(page, "details_phone_kamara_real_turn")
-        page.screenshot(path=str(screenshot(page, "details_phone_kamara_real_turn")).replace(".png", "_view.png"))
+        screenshot(page, "details_phone_kamara_real_turn_view", full_page=False)
         labels = page.evaluate(IN_VIEW, ".k-actions .k-btn-label")
         assert all(box["height"] < 30 for box in labels), labels  # each label on one line
     finally:
         context.close()
 
 
+@pytest.mark.slow  # every tile name at every width
 def test_korean_names_stay_whole_and_take_the_right_particle(server: Server, browser: Any) -> None:
     """In Korean at 1280 px every tile name of the pool is on one line (no lone ")"), and a particle written for
     both endings is chosen from the word before it."""
@@ -370,7 +380,10 @@ def test_korean_names_stay_whole_and_take_the_right_particle(server: Server, bro
     try:
         page = context.new_page()
         page.set_default_timeout(15_000)
-        join(server, page, {"game": "kamara", "players": 3, "bots": {"1": "heuristic", "2": "heuristic"}})
+        # Ana is the elder: she places the first tile, so the whole pool waits for her (a bot elder's first tiles
+        # would leave fewer than eight names)
+        table = {"game": "kamara", "players": 3, "bots": {"1": "heuristic", "2": "heuristic"}, "options": {"elder": 0}}
+        join(server, page, {**table, "seed": 1})
         page.wait_for_function("() => document.querySelectorAll('.k-pool-name').length >= 8", timeout=30_000)
         lines = page.evaluate(
             "() => [...document.querySelectorAll('.k-pool-name')].map((node) => {"

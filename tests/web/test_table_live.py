@@ -7,6 +7,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+import pytest
 from playwright.sync_api import Browser, Page, expect
 from tests.web.conftest import Server, new_context
 from tests.web.lama_play import seq, take_turn
@@ -89,6 +90,7 @@ def test_two_players_see_each_other(server: Server, browser: Browser) -> None:
         )
 
 
+@pytest.mark.slow  # a server stopped and started again
 def test_reconnects_after_server_restart(server: Server, browser: Browser) -> None:
     """When the server goes away the players see a notice; it reconnects by itself and play goes on."""
     with two_players(server, browser) as (_, pages):
@@ -138,6 +140,7 @@ def test_reload_keeps_the_seat(server: Server, browser: Browser) -> None:
         other.close()
 
 
+@pytest.mark.slow  # two whole games in two browsers
 def test_rematch_with_the_other_player(server: Server, browser: Browser) -> None:
     """After the game, Rematch makes a new table for the same people: the other player is told of it at once and
     joins it with one click (each keeps their own seat and token)."""

@@ -1,5 +1,27 @@
 """Bots: random, per-game heuristics; each sees only its seat's observation and the legal actions."""
 
-from laro.bots.base import Bot, BotError, Follower, RandomBot, get_bot, list_bots, register_bot
+from laro.bots.base import (
+    Bot,
+    BotError,
+    Follower,
+    RandomBot,
+    TableBound,
+    check_table,
+    get_bot,
+    list_bots,
+    register_bot,
+    standin_bot,
+)
 
-__all__ = ["Bot", "BotError", "Follower", "RandomBot", "get_bot", "list_bots", "register_bot"]
+__all__ = [
+    "Bot",
+    "BotError",
+    "Follower",
+    "RandomBot",
+    "TableBound",
+    "check_table",
+    "get_bot",
+    "list_bots",
+    "register_bot",
+    "standin_bot",
+]

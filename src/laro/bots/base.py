@@ -12,14 +12,25 @@ from __future__ import annotations
 
 import importlib
 import random
-from collections.abc import Callable, Sequence
-from typing import Protocol, TypeVar, cast, runtime_checkable
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Protocol, TypeVar, cast, runtime_checkable
 
 from laro.core.errors import LaroError
 from laro.core.game import Action, JSONDict
 from laro.core.registry import plugin
 
-__all__ = ["Bot", "BotError", "Follower", "RandomBot", "get_bot", "list_bots", "register_bot"]
+__all__ = [
+    "Bot",
+    "BotError",
+    "Follower",
+    "RandomBot",
+    "TableBound",
+    "check_table",
+    "get_bot",
+    "list_bots",
+    "register_bot",
+    "standin_bot",
+]
 
 A = TypeVar("A", bound=Action)
 
@@ -44,6 +55,21 @@ class Follower(Protocol):
     def follow(self, observation: JSONDict) -> None: ...
 
 
+@runtime_checkable
+class TableBound(Protocol):
+    """A bot that plays some tables only (a trained policy: one edition, one number of players): ``check_table``
+    raises :class:`BotError`, saying why, for a table it cannot play."""
+
+    def check_table(self, num_players: int, options: Mapping[str, Any]) -> None: ...
+
+
+def check_table(bot: Bot, num_players: int, options: Mapping[str, Any]) -> None:
+    """Refuse a bot that cannot play a table of ``num_players`` with ``options``, before its game begins (see
+    :class:`TableBound`); every other bot plays every table."""
+    if isinstance(bot, TableBound):
+        bot.check_table(num_players, options)
+
+
 class RandomBot:
     """Uniformly random over the legal actions; plays every game."""
 
@@ -64,6 +90,8 @@ _BOTS: dict[tuple[str, str], str | BotFactory] = {
     ("medium", "*"): "laro.bots.ismcts:medium",
     ("hard", "*"): "laro.bots.ismcts:hard",
     ("ismcts", "*"): "laro.bots.ismcts:hard",
+    ("turns", "kamara"): "laro.bots.kamara_turns:turn_search",
+    ("learned", "lama"): "laro.bots.lama_learned:LearnedBot",
 }
 # bots that take a budget after a colon: "ismcts:500" (simulations per decision) or "ismcts:2s" (seconds)
 _BUDGETED: dict[str, str] = {"ismcts": "laro.bots.ismcts:budgeted"}
@@ -72,6 +100,15 @@ _BUDGETED: dict[str, str] = {"ismcts": "laro.bots.ismcts:budgeted"}
 def register_bot(name: str, game: str, factory: str | BotFactory) -> None:
     """Register a bot for one game (or ``"*"`` for every game)."""
     _BOTS[(name, game)] = factory
+
+
+def standin_bot(game: str) -> str:
+    """The bot that plays for an absent person by default: the game's heuristic bot, else the random one.
+
+    >>> standin_bot("lama")
+    'heuristic'
+    """
+    return "heuristic" if "heuristic" in list_bots(game) else "random"
 
 
 def list_bots(game: str) -> list[str]:

@@ -24,6 +24,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TypeVar, cast
 
+import numpy as np
+import numpy.typing as npt
+
 from laro.bots.judges import Judge, judge_for
 from laro.core.errors import LaroError
 from laro.core.game import Action, Game, GameState, JSONDict
@@ -105,6 +108,7 @@ def level_of(game: str, level: str) -> Level:
 
 _FEWEST_PAIRS = 8  # a paired comparison needs this many samples before its spread means anything
 _MORE = 300  # simulations added at a time to a close call
+_BATCH = 128  # the fewest determinisations a batched search plays out between looks at the clock
 
 
 class Node:
@@ -263,7 +267,12 @@ class IsmctsBot:
         confidence: float = settings.confidence  # type: ignore[assignment]  # the caller checked
         most = max(limit, settings.close_calls or 0) if deadline is None else limit
         default: int | None = None if shortlist is None else shortlist[0]
-        play_on = getattr(judge, "lookahead", judge.playout)  # a judge may look further to compare a few moves
+        lookahead = getattr(judge, "lookahead", None)  # a judge may look further to compare a few moves
+        play_each = getattr(judge, "play_each", None) if lookahead is None else None
+        play_on = lookahead or judge.playout
+        batches = getattr(judge, "batches", None) if lookahead is None else None
+        if batches is not None and batches(sample):
+            return self._compare_batched(root, sample, judge, rng, confidence, (limit, most), deadline, shortlist)
         gains: dict[int, list[float]] = {}  # action -> [pairs, summed gain, summed squared gain] over the default
         done = 0
         me: int | None = None
@@ -277,11 +286,16 @@ class IsmctsBot:
             me = state.current_player
             if default is None:
                 default = judge.policy(state, rng).index
+            actions = state.legal_actions()
+            if shortlist is not None:
+                actions = [action for action in actions if action.index in shortlist]
+            if play_each is not None:
+                outcomes = play_each(state, actions, rng)
+            else:
+                outcomes = [play_on(state.apply(action), rng) for action in actions]
             values: dict[int, float] = {}
-            for action in state.legal_actions():
-                if shortlist is not None and action.index not in shortlist:
-                    continue
-                value = play_on(state.apply(action), rng)[me]  # type: ignore[index]
+            for action, outcome in zip(actions, outcomes, strict=True):
+                value = outcome[me]
                 child = root.children.get(action.index) or root.children.setdefault(action.index, Node())
                 child.visits += 1
                 child.total += value
@@ -295,6 +309,65 @@ class IsmctsBot:
                     paired[0] += 1.0
                     paired[1] += gain
                     paired[2] += gain * gain
+            if deadline is not None and time.perf_counter() >= deadline:
+                preferred, _ = _verdict(gains, default, confidence)
+                break
+        self.preferred = preferred
+        return done
+
+    def _compare_batched(
+        self,
+        root: Node,
+        sample: Callable[[random.Random], GameState],
+        judge: Judge,
+        rng: random.Random,
+        confidence: float,
+        budget: tuple[int, int],
+        deadline: float | None,
+        shortlist: tuple[int, ...] | None,
+    ) -> int:
+        """The paired search with a judge that plays many determinisations by actions at once (its ``play_batch``,
+        which draws them from ``rng`` as :meth:`_compare` does): the same samples, statistics, additions in the same
+        order and stopping rule, so the same search; a batch at a time (all that the budget left asks for; with a
+        time budget, as many as fill most of the time left at the pace so far)."""
+        limit, most = budget
+        first: GameState | None = sample(rng)
+        actions = first.legal_actions()  # type: ignore[union-attr]  # just drawn
+        if shortlist is not None:
+            actions = [action for action in actions if action.index in shortlist]
+        default = shortlist[0] if shortlist is not None else judge.policy(first, rng).index  # type: ignore[arg-type]
+        indices = [action.index for action in actions]
+        base = indices.index(default) if default in indices else None
+        play_batch = judge.play_batch  # type: ignore[attr-defined]  # the caller checked
+        gains: dict[int, list[float]] = {}
+        done = sampled = 0
+        began = time.perf_counter()
+        while True:
+            if done >= limit:
+                preferred, strongest = _verdict(gains, default, confidence)
+                if preferred != default or strongest < confidence / 2 or done >= most:
+                    break
+                limit = min(most, done + _MORE)
+            count = -(-(limit - done) // max(len(actions), 1))
+            if deadline is not None:
+                now = time.perf_counter()
+                count = min(
+                    count, max(_BATCH, int(0.8 * (deadline - now) * sampled / (now - began))) if sampled else _BATCH
+                )
+            values = play_batch(sample, actions, count, rng, first)
+            first = None
+            sampled += count
+            for column, index in enumerate(indices):
+                child = root.children.get(index) or root.children.setdefault(index, Node())
+                child.visits += count
+                child.total = _added(child.total, values[:, column])
+                if base is not None:
+                    gain = values[:, column] - values[:, base]
+                    paired = gains.setdefault(index, [0.0, 0.0, 0.0])
+                    paired[0] += count
+                    paired[1] = _added(paired[1], gain)
+                    paired[2] = _added(paired[2], gain * gain)
+            done += count * (len(actions) or 1)
             if deadline is not None and time.perf_counter() >= deadline:
                 preferred, _ = _verdict(gains, default, confidence)
                 break
@@ -347,6 +420,11 @@ class IsmctsBot:
         for visited, player in path:
             visited.visits += 1
             visited.total += values[player]
+
+
+def _added(total: float, values: npt.NDArray[np.float64]) -> float:
+    """``total`` plus every one of ``values``, one after the other (as a loop adds them, to the last bit)."""
+    return float(np.add.accumulate(np.concatenate(([total], values)))[-1])
 
 
 def _verdict(gains: dict[int, list[float]], default: int | None, confidence: float) -> tuple[int | None, float]:

@@ -55,6 +55,7 @@ _TOURS: dict[Board, dict[tuple[int, int], tuple[int, int]]] = {}
 _COSTS: dict[Board, dict[tuple[int, int, int], int]] = {}
 _FREE: dict[Board, dict[int, list[int]]] = {}
 _ROUTES: dict[Board, dict[tuple[int, int], tuple[list[int], list[int]]]] = {}
+_BY_GEOMETRY: dict[int, Board] = {}  # id of a chamber's geometry -> its board
 
 
 def _wrong(board: Board, mask: int) -> tuple[int, ...]:
@@ -190,7 +191,7 @@ class KamaraJudge:
             values = [1.0 / (1.0 + (1.0 - v) / max(v, 1e-12) * math.exp(self.waiting)) for v in values]
         held = kamara.green[player]
         while kamara.current_player == player and budget:
-            kamara = kamara.apply(heuristic_move(kamara, kamara.green[player] != held))
+            kamara = kamara.apply_legal(heuristic_move(kamara, kamara.green[player] != held))
             budget -= 1
         values[player] = win_shares(kamara)[player] if kamara.current_player is None else self.values(kamara)[player]
         return values
@@ -203,7 +204,7 @@ class KamaraJudge:
         per_turn = state.options["actions_per_turn"]
         scale = 5.0 / per_turn  # the weights count actions of five-action turns
         target = state.options["target_matches"]
-        board = board_of(state.components, state.tiles)  # type: ignore[arg-type]  # every tile is placed
+        board = _board(state)  # every tile is placed
         relative = board.geometry.relative_light
         codes = state.components.codes
         player: int = state.current_player  # type: ignore[assignment]  # the game is not over
@@ -340,7 +341,7 @@ class KamaraJudge:
         colour = min(action.args[0] for action in legal)
         legal = [action for action in legal if action.args[0] == colour]
         player: int = state.current_player  # type: ignore[assignment]
-        board = board_of(state.components, state.tiles)  # type: ignore[arg-type]  # every tile is placed
+        board = _board(state)  # every tile is placed
         card = state.yellow[player]
         fields = [board.to_tapos]
         if card >= 0:
@@ -386,13 +387,24 @@ def _situation(state: KamaraState, board: Board, seat: int) -> Situation:
     return turn
 
 
+def _board(state: KamaraState) -> Board:
+    """The :class:`Board` of the state's chamber, found by its geometry (which the state keeps)."""
+    geometry = state.geometry
+    board = _BY_GEOMETRY.get(id(geometry))
+    if board is None or board.geometry is not geometry:  # a board keeps its geometry alive: its id is not reused
+        if len(_BY_GEOMETRY) >= 512:
+            _BY_GEOMETRY.clear()
+        board = _BY_GEOMETRY[id(geometry)] = board_of(state.components, state.tiles)  # type: ignore[arg-type]
+    return board
+
+
 def heuristic_move(state: KamaraState, hide_green: bool = False) -> KamaraAction:
     """The ``heuristic`` bot's move in play, decided on the state (it never finds its card stalled); with
     ``hide_green`` it does not see its green card."""
     seat: int = state.current_player  # type: ignore[assignment]
     legal = state.legal_actions()
     table = Choices(legal)
-    turn = _situation(state, board_of(state.components, state.tiles), seat)  # type: ignore[arg-type]
+    turn = _situation(state, _board(state), seat)
     if hide_green:
         turn.effect = None
     pending = state.pending
@@ -429,7 +441,7 @@ def play_on(state: KamaraState, turns: int) -> KamaraState:
     budget = _SAFETY
     while ended < turns and state.current_player is not None and budget:
         player = state.current_player
-        state = state.apply(heuristic_move(state))
+        state = state.apply_legal(heuristic_move(state))  # the model chose among the legal actions
         budget -= 1
         if state.current_player != player:
             ended += 1

@@ -26,9 +26,9 @@ from itertools import pairwise, permutations
 from typing import Any, cast
 
 from laro.core.game import Action, JSONDict
-from laro.games.kamara.actions import COLOURS, END, KamaraAction
+from laro.games.kamara.actions import COLOURS, END, PLACE, KamaraAction, action_space
 from laro.games.kamara.chamber import CENTRE, POSITION_SLOT, SLOTS, Geometry, Placement, chamber_geometry, square_index
-from laro.games.kamara.components import CARD_IDS, POSITIONS, Components
+from laro.games.kamara.components import CARD_IDS, POSITIONS, Components, default_components
 
 __all__ = [
     "INF",
@@ -50,6 +50,7 @@ INF = 10_000  # an unreachable square's distance; sums of a few stay far below a
 PORT_BASE = 100  # a route's first action: a direction 0..7 (Move), or PORT_BASE + square (Port)
 _EXACT_TOUR = 5  # up to this many tiles the tour tries every order; beyond, nearest first
 _BOARDS: dict[tuple[int, tuple[Placement, ...]], Board] = {}
+_FREE_SQUARES: dict[int, bytes] = {}  # a mask of occupied squares -> per square, 1 where it is free
 
 
 class Board:
@@ -57,9 +58,11 @@ class Board:
 
     __slots__ = (
         "_from",
+        "_onward",
         "adjacency",
         "geometry",
         "light",
+        "near",
         "paltik",
         "tapos",
         "tapos_set",
@@ -82,10 +85,12 @@ class Board:
         self.paltik = tuple(paltik)
         step = self.geometry.step
         self.adjacency = tuple(tuple((d, t) for d in range(8) if (t := step[sq * 8 + d]) >= 0) for sq in range(81))
+        self.near = tuple(tuple(t for _, t in steps) for steps in self.adjacency)  # the targets alone
         self.tapos = self.geometry.tapos
         self.tapos_set = frozenset(self.tapos)
         self.to_tapos = self.search(self.tapos, ports=False)
         self._from: dict[int, list[int]] = {}
+        self._onward: dict[tuple[int, ...], tuple[int, ...]] = {}
 
     def distances(self, square: int) -> list[int]:
         """Actions from ``square`` to every square (Moves and Ports), ignoring the diwa; symmetric."""
@@ -100,13 +105,13 @@ class Board:
         for source in sources:
             dist[source] = 0
         frontier = list(sources)
-        adjacency, tapos_set = self.adjacency, self.tapos_set
+        near, tapos_set = self.near, self.tapos_set
         ported = not ports
         while frontier:
             following = []
             for square in frontier:
                 d = dist[square] + 1
-                for _, target in adjacency[square]:
+                for target in near[square]:
                     if dist[target] == INF:
                         dist[target] = d
                         following.append(target)
@@ -118,6 +123,23 @@ class Board:
                             following.append(target)
             frontier = following
         return dist
+
+    def onward(self, slots: tuple[int, ...]) -> tuple[int, ...]:
+        """Per slot of ``slots``: the fewest Moves and Ports from its paltik through every other slot's paltik to
+        the nearest tapos (cached)."""
+        found = self._onward.get(slots)
+        if found is None:
+            paltik, to_tapos = self.paltik, self.to_tapos
+            between = {(a, b): self.distances(paltik[a])[paltik[b]] for a in slots for b in slots}
+            best = dict.fromkeys(slots, INF * 8)
+            for order in permutations(slots):
+                cost = to_tapos[paltik[order[-1]]]
+                for pair in pairwise(order):
+                    cost += between[pair]
+                if cost < best[order[0]]:
+                    best[order[0]] = cost
+            found = self._onward[slots] = tuple(best[slot] for slot in slots)
+        return found
 
     def slot_at(self, position: int, turns: int | None = None) -> int:
         """The slot that card ``position`` names with the logo turned ``turns`` (default: as it lies)."""
@@ -189,10 +211,11 @@ def wrong_slots(
 ) -> tuple[int, ...]:
     """The slots whose paltik breaks the code (logo turned ``turns``; paltik states ``lights`` if given)."""
     states = lights or board.light
+    quarter = 2 * (board.turns if turns is None else turns)
     wrong = []
     for position in range(8):
         if (shown >> position) & 1:
-            slot = board.slot_at(position, turns)
+            slot = POSITION_SLOT[(position + quarter) % 8]  # as Board.slot_at
             if states[slot] != bool((light >> position) & 1):
                 wrong.append(slot)
     return tuple(wrong)
@@ -207,26 +230,44 @@ def route(board: Board, start: int, occupied: int) -> tuple[list[int], list[int]
     dist = [INF] * 81
     first = [-1] * 81
     dist[start] = 0
-    frontier = [start]
-    adjacency, tapos_set = board.adjacency, board.tapos_set
-    ported = False
-    while frontier:
+    near, tapos, tapos_set = board.near, board.tapos, board.tapos_set
+    free = _FREE_SQUARES.get(occupied)
+    if free is None:
+        if len(_FREE_SQUARES) >= 4096:
+            _FREE_SQUARES.clear()
+        free = _FREE_SQUARES[occupied] = bytes(not (occupied >> square) & 1 for square in range(81))
+    frontier = []  # the first steps: each is its own first action
+    for direction, target in board.adjacency[start]:
+        if dist[target] == INF:
+            dist[target] = 1
+            first[target] = direction
+            if free[target]:
+                frontier.append(target)
+    ported = start in tapos_set
+    if ported:
+        for target in tapos:
+            if dist[target] == INF and free[target]:
+                dist[target] = 1
+                first[target] = PORT_BASE + target
+                frontier.append(target)
+    d = 1
+    while frontier:  # every square of a frontier is d actions away; what it reaches keeps its first action
+        d += 1
         following = []
         for square in frontier:
-            d = dist[square] + 1
             how = first[square]
-            for direction, target in adjacency[square]:
+            for target in near[square]:
                 if dist[target] == INF:
                     dist[target] = d
-                    first[target] = direction if square == start else how
-                    if not (occupied >> target) & 1:
+                    first[target] = how
+                    if free[target]:
                         following.append(target)
             if not ported and square in tapos_set:
                 ported = True
-                for target in board.tapos:
-                    if dist[target] == INF and not (occupied >> target) & 1:
+                for target in tapos:
+                    if dist[target] == INF and free[target]:
                         dist[target] = d
-                        first[target] = PORT_BASE + target if square == start else how
+                        first[target] = how
                         following.append(target)
         frontier = following
     return dist, first
@@ -244,16 +285,22 @@ def tour(
         return min(start[t] for t in board.tapos) + 1, -1
     paltik, to_tapos = board.paltik, board.to_tapos
     fixed = len(slots) + 1 + (sum(extra.get(slot, 0) for slot in slots) if extra else 0)
+    if len(slots) == 1:
+        square = paltik[slots[0]]
+        return min(start[square] + to_tapos[square], INF * 4) + fixed, slots[0]
+    if len(slots) == 2:  # the two orders, as below
+        a, b = paltik[slots[0]], paltik[slots[1]]
+        there, back = start[a] + board.distances(a)[b] + to_tapos[b], start[b] + board.distances(b)[a] + to_tapos[a]
+        best, best_first = (there, slots[0]) if there < INF * 4 else (INF * 4, slots[0])
+        return (best + fixed, best_first) if back >= best else (back + fixed, slots[1])
     if len(slots) > _EXACT_TOUR:
         return _greedy_tour(board, start, slots, fixed)
     best, best_first = INF * 4, slots[0]
-    for order in permutations(slots):
-        cost = start[paltik[order[0]]]
-        for a, b in pairwise(order):
-            cost += board.distances(paltik[a])[paltik[b]]
-        cost += to_tapos[paltik[order[-1]]]
+    # the orders that begin with one slot share their first leg: the rest is the board's, whatever the start
+    for slot, onward in zip(slots, board.onward(tuple(slots)), strict=True):
+        cost = start[paltik[slot]] + onward
         if cost < best:
-            best, best_first = cost, order[0]
+            best, best_first = cost, slot
     return best + fixed, best_first
 
 
@@ -276,19 +323,53 @@ def diwa_squares(diwa: Mapping[str, str]) -> dict[int, int]:
     return {COLOURS.index(colour): square_index(square) for colour, square in diwa.items()}
 
 
+_INDEX: dict[tuple[int, tuple[int, ...]], int] = {}  # (kind, args) -> index of every action but ``place``
+
+
+def _index_of(kind: int, args: tuple[int, ...]) -> int | None:
+    """The index of the action ``kind`` ``args`` (not ``place``): the same in every component set."""
+    if not _INDEX:
+        _INDEX.update(((a.kind, a.args), a.index) for a in action_space(default_components()).by_index if a.kind)
+    return _INDEX.get((kind, args))
+
+
 class Choices:
     """The legal actions by kind and arguments, as positions in the list the bot was given."""
 
+    __slots__ = ("_at", "_kinds", "actions", "positions")
+
     def __init__(self, legal: Sequence[Action]) -> None:
-        self.actions = [cast(KamaraAction, action) for action in legal]
-        self.at: dict[tuple[int, tuple[int, ...]], int] = {}
-        self.kinds: dict[int, list[int]] = {}
-        for i, action in enumerate(self.actions):
-            self.at[action.kind, action.args] = i
-            self.kinds.setdefault(action.kind, []).append(i)
+        self.actions = actions = cast("list[KamaraAction]", list(legal))
+        self.positions = {action.index: i for i, action in enumerate(actions)}
+        self._at: dict[tuple[int, tuple[int, ...]], int] | None = None
+        self._kinds: dict[int, list[int]] | None = None
+
+    @property
+    def at(self) -> dict[tuple[int, tuple[int, ...]], int]:
+        """(kind, args) -> position."""
+        if self._at is None:
+            self._at = {(a.kind, a.args): i for i, a in enumerate(self.actions)}
+        return self._at
+
+    @property
+    def kinds(self) -> dict[int, list[int]]:
+        """kind -> positions, in order."""
+        kinds = self._kinds
+        if kinds is None:
+            kinds = self._kinds = {}
+            for i, action in enumerate(self.actions):
+                found = kinds.get(action.kind)
+                if found is None:
+                    kinds[action.kind] = [i]
+                else:
+                    found.append(i)
+        return kinds
 
     def find(self, kind: int, *args: int) -> int | None:
-        return self.at.get((kind, args))
+        if kind == PLACE:
+            return self.at.get((kind, args))
+        index = _index_of(kind, args)
+        return None if index is None else self.positions.get(index)
 
     def of(self, kind: int) -> list[KamaraAction]:
         return [self.actions[i] for i in self.kinds.get(kind, ())]

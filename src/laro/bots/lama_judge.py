@@ -4,61 +4,76 @@ A round is where L.A.M.A.'s points are scored, so a playout stops when the round
 played on plain numbers, not on states (the inner loop of every simulation), every seat making exactly the
 ``heuristic`` bot's choice: play a card when it can (the one that keeps its chain), otherwise draw while its
 hand costs more than the quit threshold, else quit. The same policy is the model of the other seats when the
-search does not branch on their moves. The round is then scored by the rules' own
-:func:`~laro.games.lama.scoring.score_round`. A game that ends with the round gives each winner its share of the
-win; otherwise each seat's chance to finish with the fewest points is estimated from the totals: a softmax of
-the gaps whose temperature shrinks as the end score nears, so the values add up to 1, like win shares.
+search does not branch on their moves. The round is then scored by the rules' own totals
+(:func:`~laro.games.lama.scoring.round_totals`). A game that ends with the round gives each winner its share of
+the win; otherwise each seat's chance to finish with the fewest points is estimated from the totals: a softmax
+of the gaps whose temperature shrinks as the end score nears, so the values add up to 1, like win shares.
 
->>> import random, laro
->>> state = laro.get_game("lama").new_game(num_players=3, seed=3)
->>> values = LamaJudge().playout(state, random.Random(1))
->>> len(values), all(0.0 <= v <= 1.0 for v in values)
-(3, True)
+A round without random moves is played by the specialised loops of :mod:`laro.bots.lama_playout`; the general
+ones (here for the classic game, :func:`~laro.bots.lama_party.finish_party_round` for the Party Edition) play the
+random share, move by move through the heuristic's rules, and are the reference the specialised loops are tested
+against (``specialised=False`` keeps to them, as the search benchmark's baseline does). The paired search asks
+for its playouts in batches, every determinisation by every action at once (:meth:`LamaJudge.play_batch`, played
+by :mod:`laro.bots.lama_batch` on numpy arrays with the same moves and values as the specialised loops);
+``batched=False`` asks for them one determinisation at a time.
 """
 
 from __future__ import annotations
 
 import functools
-import math
 import random
 from collections.abc import Callable, Sequence
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
+from laro.bots import lama_party
 from laro.bots.judges import win_shares
 from laro.bots.lama_heuristic import (
     QUIT_BASE,
-    QUIT_FOR_SHORTEST_OPPONENT,
     QUIT_IF_HOLDING_THREE_AHEAD,
     QUIT_IF_HOLDING_TWO_AHEAD,
     QUIT_PER_CARD_HELD,
     QUIT_PER_OPPONENT_IN,
-    chain_value,
     leaning,
 )
-from laro.bots.lama_party import DRAW_MOVE, QUIT_MOVE, finish_party_round, party_move
+from laro.bots.lama_party import DRAW_MOVE, QUIT_MOVE, party_move
+from laro.bots.lama_playout import (
+    FOLLOWING,
+    SHIFT,
+    SHORTEST_OPPONENT,
+    finish_party_round,
+    finish_round,
+    keeps_chain,
+    make_move,
+    round_value,
+    win_chances,
+)
 from laro.bots.lama_reading import Reading
 from laro.core.game import Action, Game, GameState, JSONDict
-from laro.games.lama.actions import DRAW, PLAY, QUIT
-from laro.games.lama.cards import NUM_KINDS, RANK, hand_size, party_hand_size, penalty
+from laro.games.lama.actions import DRAW, PLAY, QUIT, LamaAction
+from laro.games.lama.cards import RANK, hand_size, party_hand_size, penalty
 from laro.games.lama.game import LamaGame
+from laro.games.lama.sampling import LamaSampler
 from laro.games.lama.sampling import sampler as lama_sampler
-from laro.games.lama.scoring import score_round
+from laro.games.lama.scoring import round_totals, score_round
 from laro.games.lama.state import LamaState
 
-__all__ = ["LamaJudge"]
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
 
-_SHORTEST = tuple(QUIT_FOR_SHORTEST_OPPONENT.get(size, 0.0) for size in range(64))
-_NEXT = tuple((card + 1) % NUM_KINDS for card in range(NUM_KINDS))
-_SHIFT = tuple(4 * card for card in range(NUM_KINDS))
-_DRAW, _QUIT = -2, -3
+__all__ = ["LamaJudge"]
 
 
 class LamaJudge:
     """Playouts to the round's end (see the module docstring)."""
 
-    def __init__(self, randomness: float = 0.0, reading: bool = True) -> None:
+    def __init__(
+        self, randomness: float = 0.0, reading: bool = True, specialised: bool = True, batched: bool = True
+    ) -> None:
         self.randomness = randomness  # the share of playout moves made at random
         self.reading = reading  # deal the other hands as their draws and quits tell
+        self.specialised = specialised  # a round without random moves: the specialised loops
+        self.batched = batched  # and the paired search's playouts in batches (laro.bots.lama_batch)
 
     def sampler(
         self, game: Game, observation: JSONDict, memory: dict[object, object]
@@ -72,19 +87,72 @@ class LamaJudge:
         excluded = reading.excluded if self.reading and reading is not None else None
         return lama_sampler(cast(LamaGame, game), observation, excluded if excluded and any(excluded) else None)
 
+    def batches(self, sample: Callable[[random.Random], GameState]) -> bool:
+        """Whether :meth:`play_batch` plays ``sample``'s determinisations (the search then asks it for them)."""
+        return isinstance(sample, LamaSampler) and self.batched and self.specialised and not self.randomness
+
+    def play_batch(
+        self,
+        sample: Callable[[random.Random], GameState],
+        actions: Sequence[Action],
+        count: int,
+        rng: random.Random,
+        first: GameState | None = None,
+    ) -> npt.NDArray[np.float64]:
+        """``count`` determinisations of ``sample`` (``first`` the first of them, if already drawn), each played out
+        from every one of ``actions`` at once (see :mod:`laro.bots.lama_batch`): the seat to move's values,
+        ``(count, len(actions))``, the same as :meth:`play_each` of each determinisation (only where
+        :meth:`batches`)."""
+        from laro.bots.lama_batch import batch_values
+
+        return batch_values(self, cast(LamaSampler, sample), actions, count, rng, cast(LamaState | None, first))
+
+    def play_each(self, state: GameState, actions: Sequence[Action], rng: random.Random) -> list[Sequence[float]]:
+        """A playout after each of ``actions`` in ``state`` (the paired search's inner loop): the same values as
+        :meth:`playout` of each action's state, from the numbers straight where the specialised loop plays."""
+        lama = cast(LamaState, state)
+        seat = lama.current_player
+        if seat is None or not self._specialised(lama):
+            return [self.playout(lama.apply(action), rng) for action in actions]
+        leaning = _leaning(lama)
+        end_score = lama.options["end_score"]
+        party = lama.party
+        finish = finish_party_round if party else finish_round
+        deck, position, quit_mask, top = lama.deck, lama.draw_pos, lama.quit_mask, RANK[lama.discard[-1]]
+        values: list[Sequence[float]] = []
+        for action in actions:
+            card = cast(LamaAction, action).card
+            hands = lama.hands.copy()
+            move = card if card is not None else DRAW_MOVE if action is DRAW else QUIT_MOVE
+            moved = make_move(hands, deck, position, quit_mask, top, seat, move)
+            if moved is None:  # the move ends the round: the rules score it and deal the next
+                values.append(self.playout(lama.apply(action), rng))
+                continue
+            ended_by = finish(hands, deck, *moved, leaning)
+            values.append(round_value(round_totals(hands, lama.scores, ended_by, party), end_score))
+        return values
+
     def playout(self, state: GameState, rng: random.Random) -> Sequence[float]:
         lama = cast(LamaState, state)
-        if lama.current_player is None:
+        seat = lama.current_player
+        if seat is None:
             return win_shares(lama)
+        if self._specialised(lama):
+            hands = lama.hands.copy()
+            top = RANK[lama.discard[-1]]
+            finish = finish_party_round if lama.party else finish_round
+            ended_by = finish(hands, lama.deck, lama.draw_pos, lama.quit_mask, top, seat, _leaning(lama))
+            totals = round_totals(hands, lama.scores, ended_by, lama.party)
+            return round_value(totals, lama.options["end_score"])
         if lama.party:
             hands = lama.hands.copy()
-            ended_by = finish_party_round(
+            ended_by = lama_party.finish_party_round(
                 hands,
                 lama.deck,
                 lama.draw_pos,
                 lama.quit_mask,
                 lama.discard[-1],
-                lama.current_player,
+                seat,
                 _leaning(lama),
                 self.randomness,
                 rng,
@@ -96,7 +164,16 @@ class LamaJudge:
         if max(scores) >= lama.options["end_score"]:
             winners = scores.count(best)
             return [1.0 / winners if total == best else 0.0 for total in scores]
-        return _win_chances(scores, lama.options["end_score"])
+        return win_chances(scores, lama.options["end_score"])
+
+    def general(self) -> LamaJudge:
+        """This judge with its general playouts only: every round move by move (the reference the specialised
+        loop is tested against, and the search benchmark's baseline)."""
+        return LamaJudge(self.randomness, self.reading, specialised=False, batched=False)
+
+    def _specialised(self, lama: LamaState) -> bool:
+        """Whether the specialised loops play ``lama``'s round out (a round without random moves)."""
+        return self.specialised and not self.randomness
 
     def policy(self, state: GameState, rng: random.Random) -> Action:
         """The playout's move for the seat to act."""
@@ -114,7 +191,7 @@ class LamaJudge:
             _leaning_of(lama.scores, lama.options["end_score"]),
             rng,
         )
-        return DRAW if card == _DRAW else QUIT if card == _QUIT else PLAY[card]
+        return DRAW if card == DRAW_MOVE else QUIT if card == QUIT_MOVE else PLAY[card]
 
     def _finish_round(self, lama: LamaState, rng: random.Random) -> tuple[int, list[int]]:
         """Play the round out; who ended it, and the hands as they then are."""
@@ -133,20 +210,20 @@ class LamaJudge:
         exact = not self.randomness
         while True:
             hand = hands[seat]
-            same = (hand >> _SHIFT[top]) & 15
-            after = (hand >> _SHIFT[_NEXT[top]]) & 15
+            same = (hand >> SHIFT[top]) & 15
+            after = (hand >> SHIFT[FOLLOWING[top]]) & 15
             if exact and (same or after) and not (same and after):  # one card fits: play it (the common case)
-                card = top if same else _NEXT[top]
+                card = top if same else FOLLOWING[top]
             else:
                 card = move(seat, hands, sizes, top, quit_mask, position < end, leaning, rng)
             if card >= 0:  # play it
-                hands[seat] -= 1 << _SHIFT[card]
+                hands[seat] -= 1 << SHIFT[card]
                 sizes[seat] -= 1
                 top = card
                 if not sizes[seat]:
                     return seat, hands
-            elif card == _DRAW:
-                hands[seat] += 1 << _SHIFT[deck[position]]
+            elif card == DRAW_MOVE:
+                hands[seat] += 1 << SHIFT[deck[position]]
                 sizes[seat] += 1
                 position += 1
             else:
@@ -169,33 +246,33 @@ class LamaJudge:
         leaning: tuple[float, ...],
         rng: random.Random,
     ) -> int:
-        """The playout's move: a card to play, :data:`_DRAW` or :data:`_QUIT` (``sizes``: the hands' sizes, or
+        """The playout's move: a card to play, :data:`DRAW_MOVE` or :data:`QUIT_MOVE` (``sizes``: the hands' sizes, or
         ``None`` to count them when needed)."""
         hand = hands[seat]
-        following = _NEXT[top]
-        same = (hand >> _SHIFT[top]) & 15
-        after = (hand >> _SHIFT[following]) & 15
+        following = FOLLOWING[top]
+        same = (hand >> SHIFT[top]) & 15
+        after = (hand >> SHIFT[following]) & 15
         n = len(hands)
         can_draw = cards_left and (quit_mask | (1 << seat)) != (1 << n) - 1
         if self.randomness and rng.random() < self.randomness:  # any legal move
-            choices = [_QUIT]
+            choices = [QUIT_MOVE]
             if same:
                 choices.append(top)
             if after:
                 choices.append(following)
             if can_draw:
-                choices.append(_DRAW)
+                choices.append(DRAW_MOVE)
             return choices[int(rng.random() * len(choices))]
         if same:
             if not after:
                 return top
             # the seat to move is still in, so the others still in are the seats not quit, but for it
             opponents = n - 1 - quit_mask.bit_count()
-            return _keeps_chain(hand, top, opponents)
+            return keeps_chain(hand, top, opponents)
         if after:
             return following
         if not can_draw:
-            return _QUIT
+            return QUIT_MOVE
         opponents = 0
         shortest = 63
         for other in range(n):
@@ -206,12 +283,12 @@ class LamaJudge:
                     shortest = size
         held = hand_size(hand) if sizes is None else sizes[seat]
         threshold = QUIT_BASE + QUIT_PER_CARD_HELD * held + QUIT_PER_OPPONENT_IN * opponents
-        threshold += _SHORTEST[shortest] + leaning[seat]
-        if (hand >> _SHIFT[_NEXT[following]]) & 15:
+        threshold += SHORTEST_OPPONENT[shortest] + leaning[seat]
+        if (hand >> SHIFT[FOLLOWING[following]]) & 15:
             threshold += QUIT_IF_HOLDING_TWO_AHEAD
-        if (hand >> _SHIFT[_NEXT[_NEXT[following]]]) & 15:
+        if (hand >> SHIFT[FOLLOWING[FOLLOWING[following]]]) & 15:
             threshold += QUIT_IF_HOLDING_THREE_AHEAD
-        return _DRAW if penalty(hand) > threshold else _QUIT
+        return DRAW_MOVE if penalty(hand) > threshold else QUIT_MOVE
 
 
 def _party_policy(lama: LamaState, seat: int) -> Action:
@@ -230,23 +307,6 @@ def _party_policy(lama: LamaState, seat: int) -> Action:
     return DRAW if card == DRAW_MOVE else QUIT if card == QUIT_MOVE else PLAY[card]
 
 
-_CHAINS: dict[int, int] = {}
-_CHAINS_KEPT = 1 << 16
-
-
-def _keeps_chain(hand: int, top: int, opponents: int) -> int:
-    """The card the heuristic plays holding both the top's value and the next: the top's to keep the chain,
-    else the next (remembered per hand, top and number of opponents: the same few come up again and again)."""
-    key = (hand << 7) | (top << 3) | opponents
-    card = _CHAINS.get(key)
-    if card is None:
-        if len(_CHAINS) >= _CHAINS_KEPT:
-            _CHAINS.clear()
-        counts = [(hand >> shift) & 15 for shift in _SHIFT]
-        card = _CHAINS[key] = top if chain_value(counts, top, opponents) > 0.0 else _NEXT[top]
-    return card
-
-
 def _leaning(lama: LamaState) -> tuple[float, ...]:
     """Per seat, the part of the quit threshold that stays put during a round: a black token to win back, and
     the risk a trailing seat must take in what is probably the last round."""
@@ -256,20 +316,3 @@ def _leaning(lama: LamaState) -> tuple[float, ...]:
 @functools.lru_cache(maxsize=4096)
 def _leaning_of(scores: tuple[int, ...], end_score: int) -> tuple[float, ...]:
     return tuple(leaning(scores, seat, end_score) for seat in range(len(scores)))
-
-
-# Fitted by maximum likelihood to who won 6,000 four-player games of heuristic bots, from the totals at every
-# round's end (log-likelihood per position -1.237, against -1.287 for the earlier guesses of 12 and 7)
-POINTS_PER_ROUND = 6.0  # the end score's distance, in these, counts the rounds left
-SPREAD_PER_ROUND = 10.0  # the softmax's temperature with one round left, in points
-
-
-def _win_chances(scores: Sequence[int], end_score: int) -> list[float]:
-    """Each seat's chance to end with the fewest points, estimated from the totals and the rounds left: the
-    closer the end, the more a gap decides (a softmax whose temperature shrinks as the end nears)."""
-    rounds_left = max(1.0, (end_score - max(scores)) / POINTS_PER_ROUND)
-    temperature = SPREAD_PER_ROUND * math.sqrt(rounds_left)
-    best = min(scores)
-    weights = [math.exp((best - total) / temperature) for total in scores]
-    whole = sum(weights)
-    return [weight / whole for weight in weights]

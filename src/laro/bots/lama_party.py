@@ -49,7 +49,18 @@ from laro.games.lama.cards import (
     party_penalty,
 )
 
-__all__ = ["DRAW_MOVE", "PINK_DANGER", "QUIT_MOVE", "finish_party_round", "party_choice", "party_move"]
+__all__ = [
+    "DRAW_MOVE",
+    "PINK_DANGER",
+    "PINK_SHIFT",
+    "PLUS_SHIFT",
+    "QUIT_MOVE",
+    "chain_rank",
+    "finish_party_round",
+    "of_rank",
+    "party_choice",
+    "party_move",
+]
 
 A = TypeVar("A", bound=Action)
 
@@ -57,8 +68,10 @@ DRAW_MOVE, QUIT_MOVE = -2, -3
 PINK_DANGER = 2  # play the pink llama at once when an opponent holds this many cards or fewer
 
 _NEXT = tuple((rank + 1) % NUM_KINDS for rank in range(NUM_KINDS))
-_PLUS_SHIFT = tuple(4 * (PLUS + rank) if rank < LLAMA else 4 * (PINK + 1) for rank in range(NUM_KINDS))  # no plus llama
-_PINK_SHIFT = 4 * PINK
+PLUS_SHIFT = tuple(  # by rank, where its plus card's count sits in a packed hand (none for the llama)
+    4 * (PLUS + rank) if rank < LLAMA else 4 * (PINK + 1) for rank in range(NUM_KINDS)
+)  # no plus llama
+PINK_SHIFT = 4 * PINK  # where the pink llama's count sits
 _SHORTEST = tuple(QUIT_FOR_SHORTEST_OPPONENT.get(size, 0.0) for size in range(64))
 
 
@@ -70,13 +83,13 @@ def _ranks(hand: int) -> list[int]:
     """Copies held of each rank (a plus card counted with its number; the pink llama left out)."""
     counts = [(hand >> (4 * rank)) & 15 for rank in range(NUM_KINDS)]
     for rank in range(LLAMA):
-        counts[rank] += (hand >> _PLUS_SHIFT[rank]) & 15
+        counts[rank] += (hand >> PLUS_SHIFT[rank]) & 15
     return counts
 
 
-def _of_rank(hand: int, rank: int) -> int:
+def of_rank(hand: int, rank: int) -> int:
     """The card to play of ``rank`` (held): its plus card if held, else the ordinary one."""
-    return PLUS + rank if (hand >> _PLUS_SHIFT[rank]) & 15 else rank
+    return PLUS + rank if (hand >> PLUS_SHIFT[rank]) & 15 else rank
 
 
 def party_move(hand: int, top: int, opponents: int, shortest: int, held: int, leaning: float, can_draw: bool) -> int:
@@ -84,17 +97,17 @@ def party_move(hand: int, top: int, opponents: int, shortest: int, held: int, le
     :data:`QUIT_MOVE`. ``opponents``: how many others are still in; ``shortest``: the smallest of their hands
     (63 if none); ``held``: the hand's size; ``leaning``: the part of the quit threshold fixed for the round."""
     following = _NEXT[top]
-    same = (hand >> (4 * top)) & 15 or (hand >> _PLUS_SHIFT[top]) & 15
-    after = (hand >> (4 * following)) & 15 or (hand >> _PLUS_SHIFT[following]) & 15
-    pink = hand >> _PINK_SHIFT
+    same = (hand >> (4 * top)) & 15 or (hand >> PLUS_SHIFT[top]) & 15
+    after = (hand >> (4 * following)) & 15 or (hand >> PLUS_SHIFT[following]) & 15
+    pink = hand >> PINK_SHIFT
     if pink and (held == 1 or shortest <= PINK_DANGER or not (same or after)):
         return PINK
     if same and after:
-        return _of_rank(hand, _chain_rank(hand, top, opponents))
+        return of_rank(hand, chain_rank(hand, top, opponents))
     if same:
-        return _of_rank(hand, top)
+        return of_rank(hand, top)
     if after:
-        return _of_rank(hand, following)
+        return of_rank(hand, following)
     if not can_draw:
         return QUIT_MOVE
     threshold = QUIT_BASE + QUIT_PER_CARD_HELD * held + QUIT_PER_OPPONENT_IN * opponents + _SHORTEST[shortest]
@@ -111,7 +124,7 @@ _CHAINS: dict[int, int] = {}
 _CHAINS_KEPT = 1 << 16
 
 
-def _chain_rank(hand: int, top: int, opponents: int) -> int:
+def chain_rank(hand: int, top: int, opponents: int) -> int:
     """The rank to play holding both the top's and the next (see :func:`~laro.bots.lama_heuristic.chain_value`),
     remembered per hand, top and number of opponents: the same few come up again and again in playouts."""
     key = (hand << 7) | (top << 3) | opponents
@@ -149,11 +162,11 @@ def finish_party_round(
             found = True
         else:  # the common case first: no pink llama and one rank to play (its plus card first)
             following = _NEXT[top]
-            same_plus = (hand >> _PLUS_SHIFT[top]) & 15
+            same_plus = (hand >> PLUS_SHIFT[top]) & 15
             same = same_plus or (hand >> (4 * top)) & 15
-            after_plus = (hand >> _PLUS_SHIFT[following]) & 15
+            after_plus = (hand >> PLUS_SHIFT[following]) & 15
             after = after_plus or (hand >> (4 * following)) & 15
-            found = not hand >> _PINK_SHIFT and (not same) != (not after)
+            found = not hand >> PINK_SHIFT and (not same) != (not after)
             if found and same:
                 card = PLUS + top if same_plus else top
             elif found:

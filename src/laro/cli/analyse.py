@@ -29,6 +29,7 @@ from rich.text import Text
 from laro.bots.analysis import BLUNDER, INACCURACY, MISTAKE, AnalysisError, default_budget
 from laro.bots.analysis import analyse as run_analysis
 from laro.cli.views import view_for
+from laro.cli.words import a, counted
 from laro.core import GameRecord, JSONDict, LaroError, RecordError, iter_replay
 
 __all__ = ["analyse", "move_words", "render_analysis"]
@@ -120,15 +121,6 @@ def _run(record: GameRecord, seat: int, budget: int | None, seed: int, console: 
         return run_analysis(record, seat, budget, seed, lambda done, _: progress.update(task, completed=done))
 
 
-def _count(number: int, one: str, many: str) -> str:
-    """``1 mistake``, ``2 mistakes``.
-
-    >>> _count(1, "blunder", "blunders"), _count(0, "inaccuracy", "inaccuracies")
-    ('1 blunder', '0 inaccuracies')
-    """
-    return f"{number} {one if number == 1 else many}"
-
-
 def _percent(value: float) -> str:
     return f"{100 * value:.0f}%"
 
@@ -173,7 +165,7 @@ def render_analysis(console: Console, data: JSONDict, marked: bool = False, word
     default = " (the default)" if budget == default_budget(data["game"]) else ""
     console.print(
         f"[bold]Analysis[/] of {escape(data['player'])} (seat {data['seat']}) in a {data['game']} game of "
-        f"{data['actions']} moves · budget {budget}{default}, seed {data['seed']}",
+        f"{counted(data['actions'], 'move')} · budget {budget}{default}, seed {data['seed']}",
         soft_wrap=True,
     )
     console.print(
@@ -207,15 +199,15 @@ def render_analysis(console: Console, data: JSONDict, marked: bool = False, word
     skipped = f"; {summary['forced']} forced" if summary["forced"] else ""
     skipped += f", {summary['level']} where no move was better" if summary["level"] else ""
     console.print(
-        f"[bold]Accuracy {_percent(summary['accuracy'])}[/]: {summary['graded']} decisions graded{skipped}; "
-        f"the best move found played {summary['best_played']} times; average loss "
+        f"[bold]Accuracy {_percent(summary['accuracy'])}[/]: {counted(summary['graded'], 'decision')} graded{skipped}; "
+        f"the best move found played {counted(summary['best_played'], 'time')}; average loss "
         f"{100 * summary['average_loss']:.1f} points of win chance.",
         soft_wrap=True,
     )
     console.print(
-        f"{_count(summary['inaccuracies'], 'inaccuracy', 'inaccuracies')} (≥ {100 * INACCURACY:.0f} points), "
-        f"{_count(summary['mistakes'], 'mistake', 'mistakes')} (≥ {100 * MISTAKE:.0f}), "
-        f"{_count(summary['blunders'], 'blunder', 'blunders')} (≥ {100 * BLUNDER:.0f}).",
+        f"{counted(summary['inaccuracies'], 'inaccuracy', 'inaccuracies')} (≥ {100 * INACCURACY:.0f} points), "
+        f"{counted(summary['mistakes'], 'mistake')} (≥ {100 * MISTAKE:.0f}), "
+        f"{counted(summary['blunders'], 'blunder')} (≥ {100 * BLUNDER:.0f}).",
         soft_wrap=True,
     )
     by_move = {decision["move"]: decision for decision in data["decisions"]}
@@ -225,7 +217,7 @@ def render_analysis(console: Console, data: JSONDict, marked: bool = False, word
         line.append(f" ({_percent(decision['played_value'])}); best: ")
         line.append_text(say(number, decision["best"]))
         loss = f"−{100 * decision['loss']:.1f} points"
-        line.append(f" ({_percent(decision['best_value'])}), {loss}, a {decision['verdict']}")
+        line.append(f" ({_percent(decision['best_value'])}), {loss}, {a(decision['verdict'])}")
         console.print(line, soft_wrap=True)
     if data["won"] is not None:
         console.print(f"The game ended: {escape(data['player'])} {'won' if data['won'] else 'did not win'}.")

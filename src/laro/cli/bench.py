@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 from dataclasses import asdict, dataclass
 from typing import Any
@@ -12,9 +13,10 @@ from rich.markup import escape
 from rich.table import Table
 
 from laro.cli.play import game_options, parse_options
+from laro.cli.words import counted
 from laro.core import LaroError
 from laro.core.registry import get_game, list_games
-from laro.sim.bench import BenchReport, bench_game
+from laro.sim.bench import BenchReport, against_bridge, bench_game
 from laro.sim.search_bench import bench_search, bench_tournament_speed
 
 __all__ = ["bench"]
@@ -187,12 +189,24 @@ def bench(
             shown = "".join(f" {key}={value}" for key, value in options.items())
             console.print(f"[bold]measuring {name}{shown}[/] …")
         report = bench_game(name, seconds=seconds or 3.0, players=players, options=options)
+        if name == "kamara" and not options:
+            _bench_bridge(report, seconds or 3.0)
         report.figures += bench_search(name, seconds=seconds or 3.0, players=players, options=options)
         report.figures.append(bench_tournament_speed(name, seconds=seconds or 3.0, players=players, options=options))
         if as_json:
             click.echo(report.dumps())
         else:
             render(report, console)
+
+
+def _bench_bridge(report: BenchReport, seconds: float) -> None:
+    """Kamara's random playouts through laro's OpenSpiel game against the engine itself (the rl extra)."""
+    if importlib.util.find_spec("pyspiel") is None:
+        report.notes.append("OpenSpiel is not installed: pip install 'laro[rl]' measures laro's OpenSpiel game too")
+        return
+    import laro.rl.spiel  # noqa: F401  # registers python_laro_kamara
+
+    report.figures.append(against_bridge(report.game, report.players, seconds))
 
 
 @dataclass(frozen=True, slots=True)
@@ -218,14 +232,16 @@ def _bench_server(seconds: float, load: _ServerLoad, as_json: bool) -> None:
     store = "PostgreSQL" if load.database and load.database.startswith("postgres") else "SQLite"
     if not as_json:
         console.print(
-            f"[bold]measuring the server[/] ({store}): {load.tables} tables of {load.players}-player {load.game}"
-            f" ({load.bots} bot seats each), {seconds:g} s"
-            + (f", then again with {load.heavy} tables of hard bots" if load.heavy else "")
+            f"[bold]measuring the server[/] ({store}): {counted(load.tables, 'table')} of {load.players}-player "
+            f"{load.game} ({counted(load.bots, 'bot seat')} each), {seconds:g} s"
+            + (f", then again with {counted(load.heavy, 'table')} of hard bots" if load.heavy else "")
             + " …"
         )
-    reports = run_server_bench(
-        load.tables, load.players, load.game, seconds, load.think, load.database, load.bots, load.heavy, load.bot_delay
-    )
+    settings = (load.tables, load.players, load.game, seconds, load.think, load.database, load.bots, load.heavy)
+    try:
+        reports = run_server_bench(*settings, load.bot_delay)
+    except RuntimeError as error:  # the server did not start: nothing was measured
+        raise click.ClickException(str(error)) from None
     data = [report.to_json() for report in reports]
     if len(data) == 2:
         base, heavy = data[0]["latency_ms"], data[1]["latency_ms"]
@@ -242,11 +258,11 @@ def _bench_server(seconds: float, load: _ServerLoad, as_json: bool) -> None:
 
 def render_server(console: Console, data: dict[str, Any]) -> None:
     latency = data["latency_ms"]
-    title = f"server: {data['tables']} tables × {data['players']} seats ({data['bots']} bots)"
-    title += f", think {data['think_seconds']:g} s"
+    title = f"server: {data['tables']} tables of {data['players']} seats ({data['bots']} bots), clients think"
+    title += f" {data['think_seconds']:g}\N{NO-BREAK SPACE}s"
     if data["heavy_bot_tables"]:
         title += f", {data['heavy_bot_tables']} tables of hard bots thinking"
-    table = Table(title=title)
+    table = Table(title=title, min_width=min(len(title), console.width))
     table.add_column("measure")
     table.add_column("value", justify="right")
     table.add_column("target", justify="right")
@@ -260,9 +276,10 @@ def render_server(console: Console, data: dict[str, Any]) -> None:
     table.add_row("errors", str(data["errors"]), "0 " + ("[green]met[/]" if not data["errors"] else "[red]missed[/]"))
     table.add_row("lost actions", str(data["lost"]), "0 " + ("[green]met[/]" if not data["lost"] else "[red]missed[/]"))
     console.print(table)
+    for kind, count in data.get("error_kinds", {}).items():
+        console.print(f"[red]errors:[/] {count:,} × {escape(kind)}", soft_wrap=True)
     for sample in data["error_samples"]:
-        console.print(f"[red]error:[/] {escape(str(sample))}")
-    console.print("[dim]measured now, on this machine: the server and the clients share its cores[/]")
+        console.print(f"[red]error:[/] {escape(str(sample))}", soft_wrap=True)
 
 
 def _bench_rl(seconds: float, batch: int, players: int, as_json: bool) -> None:

@@ -240,10 +240,9 @@ def board_text(
     def cell(r: int, c: int) -> Cell:
         square = r * 9 + c
         slot = (r // 3) * 3 + c // 3
-        if not layout.placed[slot]:
-            middle = r % 3 == 1 and c % 3 == 1
-            name = SLOTS[slot] if compact else f"{SLOTS[slot]:^3}"
-            return [(name[: 1 if compact else 3] if middle else " " * (1 if compact else 3), "dim italic")]
+        if not layout.placed[slot]:  # named in the middle (drawn over the whole row when compact)
+            middle = r % 3 == 1 and c % 3 == 1 and not compact
+            return [(f"{SLOTS[slot]:^3}" if middle else " " * (1 if compact else 3), "dim italic")]
         if square in layout.blocked:
             return [("█" if compact else "███", BLOCK_STYLE)]
         if square == layout.logo:
@@ -269,6 +268,8 @@ def board_text(
         return [(side, style), (DIWA_LETTERS[colour], chip), (side, style)]
 
     grid = _grid(9, 9, 1 if compact else 3, vertical, horizontal, cell)
+    if compact:
+        _name_empty_slots(grid, layout.placed)
     files = Text("  " + "".join((f" {f}" if compact else f"  {f} ") for f in FILES), style="dim")
     out = Text()
     out.append_text(files)
@@ -281,6 +282,18 @@ def board_text(
     out.append("\n")
     out.append_text(files)
     return out
+
+
+def _name_empty_slots(grid: list[Text], placed: Sequence[bool]) -> None:
+    """Write each empty slot's whole name (the one a player types: NW, N, …) across its middle row of a compact
+    grid, where a square is one character wide and a slot's row five (three squares and the two lines between)."""
+    for slot, name in enumerate(SLOTS):
+        if placed[slot]:
+            continue
+        row = 2 * (3 * (slot // 3) + 1) + 1  # the grid's lines alternate: a line of strokes, a line of squares
+        start = 1 + 2 * 3 * (slot % 3)
+        line = grid[row]
+        grid[row] = line[:start] + Text(f"{name:^5}", style="dim italic") + line[start + 5 :]
 
 
 def legend_text(colours: bool = True) -> Text:

@@ -32,6 +32,7 @@ from laro.cli.kamara_board import (
     side_by_side,
 )
 from laro.cli.views import PlayerInfo
+from laro.cli.words import counted
 from laro.games.kamara import COLOURS, KamaraState
 
 __all__ = [
@@ -210,7 +211,7 @@ def more_hint(state: KamaraState) -> str:
     """The compact screen's pointer to what it leaves out."""
     if state.phase == "tiles":
         count = len(state.pool)
-        return f"(more: the {count} tile{'s' if count != 1 else ''} to place, both faces)"
+        return f"(more: the {counted(count, 'tile')} to place, both faces)"
     return "(more: the key, your cards in full)"
 
 

@@ -49,6 +49,7 @@ from laro.cli.kamara_panel import (
     tag,
 )
 from laro.cli.views import PlayerInfo
+from laro.cli.words import a, counted
 from laro.core import GameState, IllegalActionError, MalformedActionError
 from laro.games.kamara import COLOURS, KamaraState, public_text, square_index
 from laro.games.kamara.actions import (
@@ -182,7 +183,7 @@ def _entry(state: KamaraState, action: KamaraAction) -> tuple[str, str, str]:
     if kind == EXCHANGE:
         return "exchange", "", "your yellow card for the deck's top"
     if kind == END:
-        return "end", "", f"the turn ({state.actions_left} action{'s' if state.actions_left != 1 else ''} left)"
+        return "end", "", f"the turn ({counted(state.actions_left, 'action')} left)"
     if kind == TULAK:
         seat = state.seat_of_colour(action.args[0])
         target = state.geometry.step[state.diwa[seat] * 8 + action.args[1]]
@@ -351,6 +352,13 @@ class KamaraView:
                 raise IllegalActionError(str(error).split("; allowed: ")[0]) from None
         return action.text
 
+    def confirmation(self, typed: str, action: str, state: GameState) -> str | None:
+        """A question before ``end`` gives up actions the turn still has (not when ending is all that is left)."""
+        kamara = _kamara(state)
+        if action != "end" or not kamara.actions_left or len(kamara.legal_actions()) == 1:
+            return None
+        return f"End your turn with {counted(kamara.actions_left, 'action')} left unused? [y/N]"
+
     # -- what happened ------------------------------------------------------------------------------------
 
     def move(
@@ -456,16 +464,25 @@ def _expand(words: list[str], state: KamaraState) -> list[str]:
 
 
 def _place_hint(words: list[str], state: KamaraState) -> str:
-    """Why ``place`` words name no action: a tile in a slot of another kind, or the centre without a rotation."""
+    """Why ``place`` words name no action: a tile already placed, a tile in a slot of another kind, or the centre
+    without a rotation or with one that is no quarter turn."""
     tiles = {tile.id: tile for tile in state.components.tiles}
     if words[:1] != ["place"] or len(words) < 3 or words[1] not in tiles or words[2].upper() not in SLOTS:
         return ""
+    number = [tile.id for tile in state.components.tiles].index(words[1])
+    placed = [slot for slot, tile in zip(SLOTS, state.tiles, strict=True) if tile is not None and tile[0] == number]
+    if placed:
+        return f"{words[1]} is already placed, in {placed[0]}"
     kind = tiles[words[1]].kind
     slots = " ".join(slot for slot, slot_kind in zip(SLOTS, SLOT_KIND, strict=True) if slot_kind == kind)
     if SLOT_KIND[SLOTS.index(words[2].upper())] != kind:
-        return f"{words[1]} is a {kind} tile: it goes into a {kind} slot ({slots})"
+        return f"{words[1]} is {a(kind + ' tile')}: it goes into {a(kind + ' slot')} ({slots})"
     if kind == "centre" and len(words) == 4:
         return f"the centre tile also takes a rotation: place {words[1]} C {words[3].upper()} 0 (or 90, 180, 270)"
+    if len(words) == 5 and words[3].upper() in ("A", "B") and kind == "centre":
+        return f"the rotation is 0, 90, 180 or 270 (degrees clockwise), e.g. place {words[1]} C {words[3].upper()} 90"
+    if len(words) == 5 and words[3].upper() in ("A", "B"):
+        return f"only the centre tile takes a rotation: place {words[1]} {words[2].upper()} {words[3].upper()}"
     return f"the form is {_FORMS['place']}"
 
 
@@ -556,7 +573,7 @@ def move_words(
     elif kind == END:
         unused = before.actions_left
         line.append(f"{verb('end', 'ends')} {their} turn")
-        line.append(f" ({unused} action{'s' if unused > 1 else ''} unused)" if unused else "", style="dim")
+        line.append(f" ({counted(unused, 'action')} unused)" if unused else "", style="dim")
     elif kind in (ORDER, KEEP):  # they name cards: the others hear only the word
         words = (text if knows else public_text(action)).split()
         if kind == KEEP:
@@ -620,11 +637,11 @@ def _describe_play(
         line.append(f": locks the {SLOTS[args[0]]} tile until {their} next turn")
     elif effect == "silip":
         count = after.pending[1] if after.pending else 0
-        line.append(f": looks at the top {count} yellow card{'s' if count != 1 else ''}")
+        line.append(f": looks at the top {counted(count, 'yellow card')}")
         line.append(": " + " ".join(map(card_id, after.yellow_deck[:count])) if told else "")
     elif effect == "panaginip":
         drawn = after.pending[1:] if after.pending else ()
-        line.append(f": draws {len(drawn) or 1} yellow card{'s' if len(drawn) > 1 else ''}")
+        line.append(f": draws {counted(len(drawn) or 1, 'yellow card')}")
         line.append(": " + " ".join(map(card_id, drawn)) + " — keep one" if told and drawn else "")
 
 

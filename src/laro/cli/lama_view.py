@@ -25,6 +25,7 @@ from rich.table import Table
 from rich.text import Text
 
 from laro.cli.views import PlayerInfo
+from laro.cli.words import counted
 from laro.core import GameState, MalformedActionError
 from laro.games.lama import DRAW, QUIT, LamaState
 from laro.games.lama.cards import ALL_CARD_TEXT, HAND_SIZE, LLAMA_POINTS, PINK, PINK_POINTS, PLUS
@@ -64,7 +65,7 @@ Held at the end it costs 20 (with any llamas: 20 in all). Pink tokens ◆ = 20.
 **Commands.** Type a card to play it (`3`, `L`, `3+`, `P`, or `play 3`), `d` or `draw`, `q` or `quit` (quit the
 *round*).
 The choices are listed before each move, with the key to type. `help` shows this, `rules` the full rules,
-`exit` stops the game (it is saved, and can be replayed with `laro replay`).
+`exit` stops the game (it is saved: `laro play lama --resume FILE` continues it).
 """
 
 _SHORT = {"d": "draw", "draw": "draw", "q": "quit", "quit": "quit"}
@@ -130,7 +131,7 @@ def _another_turn(state: LamaState) -> bool:
 
 
 def _cards(count: int) -> str:
-    return f"{count} card" if count == 1 else f"{count} cards"
+    return counted(count, "card")
 
 
 class LamaView:
@@ -408,7 +409,7 @@ def _ending_line(state: LamaState, players: Sequence[PlayerInfo]) -> Text:
         for seat, points in enumerate(state.scores)
         if points == top
     ]
-    rounds = f"{state.round} round" + ("s" if state.round != 1 else "")
+    rounds = counted(state.round, "round")
     return Text(
         f"After {rounds}, {' and '.join(reached)} reached {top} points (the game ends at {state.options['end_score']})."
     )
@@ -428,4 +429,4 @@ def _winners_line(winners: Sequence[PlayerInfo], points: int) -> Text:
 
 
 def _points(points: int) -> str:
-    return f"{points} point{'' if points == 1 else 's'}"
+    return counted(points, "point")

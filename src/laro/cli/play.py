@@ -18,10 +18,12 @@ import click
 from rich.console import Console
 from rich.text import Text
 
-from laro.bots import Bot, get_bot, list_bots
+from laro.bots import Bot, BotError, check_table, get_bot, list_bots, standin_bot
+from laro.cli import saved
 from laro.cli.session import Session
 from laro.cli.views import PlayerInfo, view_for
-from laro.core import Game, GameRecord, LaroError, RecordError, get_game, new_seed, replay
+from laro.cli.words import counted
+from laro.core import Game, LaroError, RecordError, get_game, new_seed, replay
 from laro.server.clocks import Clocks
 
 __all__ = ["game_options", "parse_bots", "parse_options", "play", "resolve_game"]
@@ -173,13 +175,14 @@ def play(
     takebacks: bool,
     records_dir: Path,
 ) -> None:
-    """Play a game of GAME (lama or kamara) in the terminal against bots.
+    """Play a game of GAME (lama, kamara, or one an installed package adds) in the terminal against bots.
 
     On your turn type what the list of choices shows (in L.A.M.A. a card to play it, d to draw, q to quit
     the round; in Kamara an action such as move NE, or its number); undo takes back a step of your turn
     (or, with --takebacks, your last turn); help explains more, rules shows the rules, exit stops. The game
-    is saved in the records folder after every move; watch it again with `laro replay FILE`. The seed is
-    shown only once the game is over.
+    is saved in the records folder after every move; watch it again with `laro replay FILE`. Until it is over
+    the file holds only what you saw (no seed, no bot's cards), and the whole game, which --resume needs, is
+    kept in the folder's .unfinished/; the seed is shown once the game is over.
 
     \b
     Examples:
@@ -230,7 +233,7 @@ def _clock(text: str, game: Game, players: int) -> tuple[Clocks | None, Bot | No
         raise click.BadParameter(str(error), param_hint="--clock") from None
     if spec.bank is None and spec.per_turn is None:
         return None, None
-    standin = get_bot("heuristic" if "heuristic" in list_bots(game.name) else "random", game.name)
+    standin = get_bot(standin_bot(game.name), game.name)
     return Clocks(spec, players), standin
 
 
@@ -266,6 +269,11 @@ def _new_session(
         state = game.new_game(players, seed=seed, options=options)
     except ValueError as error:
         raise click.UsageError(str(error)) from None
+    for bot_name, bot in robots.values():
+        try:
+            check_table(bot, players, options)  # a trained policy plays only the tables it was trained for
+        except BotError as error:
+            raise click.BadParameter(f"{bot_name}: {error}", param_hint="--bots") from None
     table = [
         PlayerInfo(name, is_you=True) if s == seat else PlayerInfo(f"Bot {s} ({robots[s][0]})") for s in range(players)
     ]
@@ -285,7 +293,7 @@ def _new_session(
 def _resumed_session(console: Console, game: Game, path: Path) -> Session:
     """A session that continues the unfinished game of the record at ``path`` (and keeps saving there)."""
     try:
-        record = GameRecord.load(path)
+        record = saved.load_resumable(path)
         state = replay(record)
     except RecordError as error:
         raise click.BadParameter(str(error), param_hint="--resume") from None
@@ -308,7 +316,7 @@ def _resumed_session(console: Console, game: Game, path: Path) -> Session:
 
     robots = {seat: bot for seat, (_, bot) in kinds.items()}
     table = [PlayerInfo(player, is_you=seat == human) for seat, player in enumerate(record.players)]
-    console.print(Text(f"Continuing the game saved in {path} after {len(record.actions)} moves.", style="bold"))
+    console.print(Text(f"Continuing the game saved in {path} after {counted(len(record.actions), 'move')}.", "bold"))
     return Session(
         console=console,
         view=view_for(game.name),
@@ -346,7 +354,7 @@ def _finish(console: Console, session: Session, records_dir: Path) -> None:
         console.print(Text(f"Could not save the game record in {records_dir}: {error}", style="red"))
     else:
         moves = len(session.record.actions)
-        done = "Game" if session.state.is_over else f"Unfinished game ({moves} move{'' if moves == 1 else 's'})"
+        done = "Game" if session.state.is_over else f"Unfinished game ({counted(moves, 'move')})"
         console.print(Text.assemble(f"{done} saved to ", (str(path), "bold")), soft_wrap=True)
         if session.state.is_over:
             console.print(Text.assemble("Watch it again with: ", (f"laro replay {path}", "bold")), soft_wrap=True)

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import click
 from rich.console import Console
 from rich.text import Text
 
 from laro.cli.prompt import InputClosed, ask
+from laro.cli.saved import whole_record_path
 from laro.cli.views import GameView, PlayerInfo, view_for
+from laro.cli.words import counted
 from laro.core import GameRecord, GameState, PartialRecord, RecordError, iter_replay, load_record, result_of
 
 __all__ = ["replay", "show_partial", "show_replay"]
@@ -19,7 +23,8 @@ __all__ = ["replay", "show_partial", "show_replay"]
 def replay(file: str, show_all: bool) -> None:
     """Watch a saved game again, every hand visible.
 
-    Shows the game record FILE move by move: Enter for the next move, q to stop; --all prints it all at once.
+    Shows the game record FILE move by move: Enter for the next move, q then Enter to stop; --all prints it all at
+    once.
     A record taken while its game was played (it has no seed) lists the moves its reader was told.
     """
     console = Console(highlight=False)
@@ -27,6 +32,9 @@ def replay(file: str, show_all: bool) -> None:
         record = load_record(file)
         if isinstance(record, PartialRecord):
             show_partial(console, record)
+            if whole_record_path(Path(file)).is_file():  # a terminal game stopped before its end
+                again = f"laro play {record.game} --resume {file}"
+                console.print(Text.assemble("Continue it with: ", (again, "bold")), soft_wrap=True)
         else:
             show_replay(console, record, step=not show_all)
     except RecordError as error:
@@ -60,13 +68,13 @@ def show_replay(console: Console, record: GameRecord, step: bool = True) -> None
     view = view_for(record.game)
     players = _players(record)
     options = ", ".join(_option_text(key, value) for key, value in sorted(record.options.items()) if value is not None)
-    console.print(Text.assemble(("Replay", "bold"), f" of a {record.game} game, {len(record.actions)} moves"))
+    console.print(
+        Text.assemble(("Replay", "bold"), f" of a {record.game} game, {counted(len(record.actions), 'move')}")
+    )
     seats = ", ".join(f"{seat} {p.label}" for seat, p in enumerate(players))
     console.print(Text(f"Players: {seats}"), soft_wrap=True)
     console.print(Text(f"Options: {options or 'the defaults'} · seed {record.seed}"), soft_wrap=True)
-    if record.practice:
-        taken = f"{record.takebacks} turn{'' if record.takebacks == 1 else 's'} taken back"
-        console.print(Text(f"A practice game with takebacks (unrated): {taken}", style="cyan"), soft_wrap=True)
+    _say_practice(console, record)
     state: GameState | None = None
     total = len(record.actions)
     for number, (action, after) in enumerate(iter_replay(record)):
@@ -109,7 +117,7 @@ def _show_after(
 def _next(console: Console) -> bool:
     """Wait for Enter; ``False`` when the viewer wants to stop (q, end of input or Ctrl-C)."""
     try:
-        answer = ask(console, "[dim]Enter: next move · q: stop [/]", remember=False)
+        answer = ask(console, "[dim]Enter: next move · q then Enter: stop [/]", remember=False)
     except (InputClosed, KeyboardInterrupt):
         return False
     return answer.strip().lower() not in ("q", "quit", "exit")
@@ -122,10 +130,19 @@ def _show_end(
         console.print(view.game_end(state, players))
     else:
         console.print(
-            Text(f"The record ends after {len(record.actions)} moves; the game was not finished.", style="yellow")
+            Text(
+                f"The record ends after {counted(len(record.actions), 'move')}; the game was not finished.",
+                style="yellow",
+            )
         )
     if record.result is not None and record.result != result_of(state):
         console.print(Text("Note: the result stored in the record differs from the replayed game.", style="red"))
+
+
+def _say_practice(console: Console, record: GameRecord | PartialRecord) -> None:
+    if record.practice:
+        taken = f"{counted(record.takebacks, 'turn')} taken back"
+        console.print(Text(f"A practice game with takebacks (unrated): {taken}", style="cyan"), soft_wrap=True)
 
 
 def show_partial(console: Console, record: PartialRecord) -> None:
@@ -133,11 +150,15 @@ def show_partial(console: Console, record: PartialRecord) -> None:
     holds only what its reader was told (another player's ``keep Y3`` as ``keep``)."""
     players = _players(record)
     reader = "a spectator" if record.seat is None else f"seat {record.seat} ({players[record.seat].label})"
+    moves = counted(len(record.actions), "move")
     console.print(
-        Text.assemble(("Record", "bold"), f" of a {record.game} game being played, as {reader} saw it: "),
-        Text(f"{len(record.actions)} moves so far."),
+        Text.assemble(
+            ("Record", "bold"), f" of a {record.game} game being played, as {reader} saw it: ", f"{moves} so far."
+        ),
+        soft_wrap=True,
     )
     console.print(Text(f"Players: {', '.join(f'{seat} {p.label}' for seat, p in enumerate(players))}"), soft_wrap=True)
+    _say_practice(console, record)
     for number, (seat, action) in enumerate(zip(record.seats, record.actions, strict=True), start=1):
         who = players[seat].label if 0 <= seat < len(players) else f"seat {seat}"
         console.print(Text(f"{number}. {who}: {action}"), soft_wrap=True)

@@ -18,7 +18,7 @@ __all__ = ["rules"]
 @click.option("--lang", "-l", default="en", show_default=True, help="Language of the rules: en or ko.")
 @game_options("The game's options, as for laro play: edition=party shows the L.A.M.A. Party Edition's rules.")
 def rules(game: str, lang: str, option_pairs: tuple[str, ...]) -> None:
-    """Print the rules of GAME (lama or kamara)."""
+    """Print the rules of GAME (lama, kamara, or one an installed package adds)."""
     the_game = resolve_game(game)
     try:
         text = the_game.rules_text(lang.lower(), parse_options(option_pairs))

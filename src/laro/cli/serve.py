@@ -2,18 +2,39 @@
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import logging
 import os
 import re
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from laro.cli.store import store_url
 
+if TYPE_CHECKING:
+    from laro.server.push import PushSettings
+
 __all__ = ["serve"]
+
+
+def _limit_options(command: Callable[..., None]) -> Callable[..., None]:
+    """An option for each limit of the server that ``laro serve`` may set, as the limit declares it (its flag,
+    help, range and default: :func:`laro.server.limits.options`), named by its field."""
+    from laro.server.limits import options
+
+    for name, option, default in reversed(options()):
+        if isinstance(default, int):
+            kind: click.IntRange | click.FloatRange = click.IntRange(int(option.lowest), int(option.highest))
+        else:
+            kind = click.FloatRange(option.lowest, option.highest)
+        add = click.option(option.flag, name, default=default, show_default=True, type=kind, help=option.help)
+        command = add(command)
+    return command
 
 
 @click.command()
@@ -54,13 +75,6 @@ __all__ = ["serve"]
     help="Open TCP connections one address may have (players behind one router share one).",
 )
 @click.option(
-    "--websockets-per-address",
-    default=32,
-    show_default=True,
-    type=click.IntRange(1, 100_000),
-    help="WebSocket connections (players and spectators) one address may have.",
-)
-@click.option(
     "--header-timeout",
     default=10.0,
     show_default=True,
@@ -68,40 +82,34 @@ __all__ = ["serve"]
     help="Seconds a connection has to send a request's headers (slow or half-sent ones are dropped).",
 )
 @click.option(
-    "--tables-per-address",
-    default=10,
+    "--header-bytes",
+    default=16384,
+    show_default=True,
+    type=click.IntRange(1024, 1 << 24),
+    help="Bytes a request's headers may hold (more: 431 and the connection closed).",
+)
+@click.option(
+    "--header-count",
+    default=100,
     show_default=True,
     type=click.IntRange(1, 100_000),
-    help="Tables one address may have waiting for players at once.",
+    help="Header lines a request may have (more: 431 and the connection closed).",
 )
 @click.option(
-    "--tables-per-minute",
-    default=6.0,
+    "--send-timeout",
+    default=10.0,
     show_default=True,
-    type=click.FloatRange(0.01, 1e6),
-    help="New tables one address may make a minute (after a first burst of 10).",
+    type=click.FloatRange(0.1, 600),
+    help="Seconds a WebSocket client may leave a message unread before it is dropped (a client that stopped reading).",
 )
 @click.option(
-    "--seat-requests-per-second",
-    default=2.0,
+    "--ping-interval",
+    default=20.0,
     show_default=True,
-    type=click.FloatRange(0.01, 1e6),
-    help="Joins, leaves, hand-overs and rematches one address may ask for a second (after a burst of 20).",
+    type=click.FloatRange(0.1, 600),
+    help="Seconds between pings to a WebSocket client; one that does not answer within as many is dropped.",
 )
-@click.option(
-    "--bot-tables",
-    default=4,
-    show_default=True,
-    type=click.IntRange(0, 100_000),
-    help="Tables that only bots play, running at once (one address may have a quarter of them, at least one).",
-)
-@click.option(
-    "--open-table-hours",
-    default=24.0,
-    show_default=True,
-    type=click.FloatRange(0.01, 24 * 365),
-    help="Hours a table waits for its players before it expires.",
-)
+@_limit_options
 @click.option(
     "--round-pause",
     default=8.0,
@@ -115,6 +123,13 @@ __all__ = ["serve"]
     show_default=True,
     type=click.FloatRange(1, 24 * 3600),
     help="Seconds without a connection, on a timed turn, before a seat is handed to its stand-in bot.",
+)
+@click.option(
+    "--handover-after",
+    default=60.0,
+    show_default=True,
+    type=click.FloatRange(0, 24 * 3600),
+    help="Seconds a player must have been gone before another player may hand their seat to its stand-in bot.",
 )
 @click.option(
     "--allow-seeds", is_flag=True, help='Let POST /api/tables take a "seed" (tests only: it reveals every card).'
@@ -141,12 +156,51 @@ __all__ = ["serve"]
     help="PostgreSQL: how soon another process drives the tables of one that died.",
 )
 @click.option(
+    "--vapid-key",
+    default=None,
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="The server's key for push notifications (VAPID: a PEM file of a P-256 private key, made there if missing) "
+    "[default: DATA_DIR/vapid.pem]. Every host serving the same store needs the same key.",
+)
+@click.option(
+    "--vapid-subject",
+    default="mailto:laro@localhost",
+    show_default=True,
+    help="Who runs the server, as push services are told: mailto:you@example.org or https://your.site.",
+)
+@click.option(
+    "--push-reminder",
+    default=3600.0,
+    show_default=True,
+    type=click.FloatRange(1, 24 * 3600),
+    help="Seconds before a stand-in takes over an absent player's turn that they are reminded (long turns only).",
+)
+@click.option(
+    "--push-over-http",
+    is_flag=True,
+    help="Accept push subscriptions at http:// endpoints (tests only: every real push service is https).",
+)
+@click.option(
     "--log-format",
     default="text",
     show_default=True,
     type=click.Choice(["text", "json"]),
     help="Log lines as text, or as one JSON object a line (for log collectors).",
 )
+@click.option(
+    "--behind-tls",
+    is_flag=True,
+    help="Clients reach the server over https through a reverse proxy: session cookies are sent only over https.",
+)
+@click.option(
+    "--password-memory",
+    default=64,
+    show_default=True,
+    type=click.IntRange(1, 4096),
+    help="MiB of memory each password's Argon2id hash takes (RFC 9106's low-memory choice: 64); more is slower "
+    "to guess.",
+)
+@click.option("--no-chat", is_flag=True, help="No chat at the tables: a line of chat is refused (no_chat).")
 @click.option("--quiet", is_flag=True, help="Log warnings only, not every table event.")
 def serve(
     host: str,
@@ -156,21 +210,28 @@ def serve(
     bot_delay: float,
     bot_workers: int | None,
     connections_per_address: int,
-    websockets_per_address: int,
     header_timeout: float,
-    tables_per_address: int,
-    tables_per_minute: float,
-    seat_requests_per_second: float,
-    bot_tables: int,
-    open_table_hours: float,
+    header_bytes: int,
+    header_count: int,
+    send_timeout: float,
+    ping_interval: float,
     round_pause: float,
     away_after: float,
+    handover_after: float,
     allow_seeds: bool,
     offered_bots: tuple[str, ...],
     workers: int,
     lease_seconds: float,
+    vapid_key: Path | None,
+    vapid_subject: str,
+    push_reminder: float,
+    push_over_http: bool,
     log_format: str,
+    behind_tls: bool,
+    password_memory: int,
+    no_chat: bool,
     quiet: bool,
+    **limits: float,
 ) -> None:
     """Start the multiplayer server: tables of L.A.M.A. and Kamara for people and bots, played in the browser
     or by any WebSocket client (the protocol is in docs/protocol.md).
@@ -187,6 +248,7 @@ def serve(
 
         from laro.server import protocols
         from laro.server.app import create_app
+        from laro.server.connection import Limits
         from laro.server.limits import ServerLimits
         from laro.server.logs import configure_logging
         from laro.server.workers import bind, run_workers
@@ -204,15 +266,7 @@ def serve(
             "store belongs to one process; without --workers one process serves it"
         )
     _check_store(database)
-    limits = ServerLimits(
-        open_tables_per_address=tables_per_address,
-        sockets_per_address=websockets_per_address,
-        creates_per_minute=tables_per_minute,
-        seat_calls_per_second=seat_requests_per_second,
-        bot_tables=bot_tables,
-        bot_tables_per_address=max(1, bot_tables // 4),
-        open_table_ttl=open_table_hours * 3600,
-    )
+    push = _push_settings(vapid_key or data_dir / "vapid.pem", vapid_subject, push_reminder, push_over_http)
     if workers > 1 and bot_workers is None:  # the cores are shared between the processes' bots
         bot_workers = max(1, ((os.cpu_count() or 1) - 1) // workers)
 
@@ -220,12 +274,17 @@ def serve(
         app = create_app(
             database,
             bot_delay=bot_delay,
-            server_limits=limits,
+            limits=Limits(send_timeout=send_timeout),
+            server_limits=dataclasses.replace(ServerLimits.from_options(limits), chat=not no_chat),
             bot_workers=bot_workers,
             seeds=allow_seeds,
             round_pause=round_pause,
             away_after=away_after,
+            handover_after=handover_after,
             lease_seconds=lease_seconds,
+            push=push,
+            behind_tls=behind_tls,
+            password_memory=password_memory,
         )
         # small JSON messages: compressing them costs more time than it saves on the wire
         config = uvicorn.Config(
@@ -238,15 +297,21 @@ def serve(
             log_config=None if log_format == "json" else uvicorn.config.LOGGING_CONFIG,
             ws_max_size=65536,
             ws_per_message_deflate=False,
-            ws_ping_interval=20.0,
-            ws_ping_timeout=20.0,
+            ws_ping_interval=ping_interval,
+            ws_ping_timeout=ping_interval,
             timeout_keep_alive=5,
-            h11_max_incomplete_event_size=16384,
+            h11_max_incomplete_event_size=header_bytes,
             access_log=False,
         )
         return uvicorn.Server(config)
 
-    protocols.configure(per_address=connections_per_address, total=_connection_room(), header_timeout=header_timeout)
+    protocols.configure(
+        per_address=connections_per_address,
+        total=_connection_room(),
+        header_timeout=header_timeout,
+        header_bytes=header_bytes,
+        header_count=header_count,
+    )
     shown = f" ({workers} processes)" if workers > 1 else ""
     click.echo(f"laro server on http://{host}:{port}/{shown} (store: {_shown(database)})")
     if workers == 1:
@@ -286,6 +351,21 @@ def _offer_bot(offered: str) -> None:
         register_bot(name, game, functools.partial(get_bot, bot, game))
     if len(refusals) == len(list_games()):
         raise click.BadParameter(f"{bot!r} plays no game here ({'; '.join(refusals)})", param_hint="--bot")
+
+
+def _push_settings(key: Path, subject: str, remind_before: float, http: bool) -> PushSettings:
+    """How the server sends push notifications: its VAPID key (read, or made and kept at ``key``), and who runs it."""
+    from laro.server.push import PushSettings, load_key
+
+    if not re.fullmatch(r"mailto:[^@\s]+@[^@\s]+|https://[^\s/]+[^\s]*", subject):
+        raise click.BadParameter(
+            f"{subject!r}: give mailto:you@example.org or https://your.site", param_hint="--vapid-subject"
+        )
+    try:
+        private = load_key(key)
+    except (OSError, ValueError) as error:
+        raise click.ClickException(f"cannot use the VAPID key {key}: {error}") from None
+    return PushSettings(private, subject=subject, remind_before=remind_before, http=http)
 
 
 def _connection_room() -> int:

@@ -18,9 +18,11 @@ from rich.markup import escape
 from rich.text import Text
 
 from laro.bots import Bot, Follower, get_bot
+from laro.cli import saved
 from laro.cli.prompt import InputClosed, TimeUp, ask, pause
 from laro.cli.takeback import UNDO_HELP, Moves, UndoRefused
 from laro.cli.views import CommandView, ConfirmingView, GameView, MenuView, PlayerInfo
+from laro.cli.words import counted
 from laro.core import GameRecord, GameState, make_rng, result_of
 from laro.core.readers import for_reader
 from laro.server.clocks import Clocks
@@ -245,7 +247,7 @@ class Session:
         if kind == "takeback":
             self.record.takebacks += 1
             count = len(undone)
-            text = f"You take back your last turn ({count} move{'' if count == 1 else 's'} undone)."
+            text = f"You take back your last turn ({counted(count, 'move')} undone)."
         else:
             text = f"You take back {undone[0].action}."
         self._autosave()
@@ -299,7 +301,7 @@ class Session:
 
     def _confirm_leave(self) -> None:
         """Stop the game if the person confirms (raises ``_Leave``), else carry on."""
-        question = escape("Stop the game here? It is saved and can be replayed. [y/N] ")
+        question = escape("Stop the game here? It is saved, to be continued with --resume. [y/N] ")
         answer = ask(self.console, question, remember=False)
         if answer.strip().lower() in ("y", "yes"):
             raise _Leave
@@ -318,15 +320,16 @@ class Session:
     # -- the record ---------------------------------------------------------------------------------------
 
     def save(self, directory: Path) -> Path:
-        """Save the record (at ``path``, or under a new timestamped name in ``directory``); returns its path."""
+        """Save the record (at ``path``, or under a new timestamped name in ``directory``); returns its path. While
+        the game runs, the file holds only what the person may know (see :mod:`laro.cli.saved`)."""
         if self.path is None:
             self.path = record_path(directory, self.record.game)
-        return self.record.save(self.path)
+        return saved.write(self.path, self.record, self.state, [move.seat for move in self.moves.moves], self.human)
 
     def _autosave(self) -> None:
         """Keep the record on disk after every move, so that nothing is lost if the process dies."""
         if self.path is not None:
-            self.record.save(self.path)
+            self.save(self.path.parent)
 
 
 def _clock_text(seconds: float) -> str:

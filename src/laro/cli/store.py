@@ -14,6 +14,8 @@ from pathlib import Path
 
 import click
 
+from laro.cli.words import counted
+
 __all__ = ["check", "store", "store_url"]
 
 DAMAGED, UNREADABLE = 1, 2  # exit statuses
@@ -66,15 +68,16 @@ def check(data_dir: Path, database: str | None, batch: int) -> None:
         raise SystemExit(UNREADABLE) from None
     for table_id, reason in damaged:
         click.echo(f"table {table_id}: {reason}")
-    click.echo(f"{checked:,} table{'s' if checked != 1 else ''} checked, {len(damaged):,} damaged")
+    click.echo(f"{counted(checked, 'table')} checked, {len(damaged):,} damaged")
     if damaged:
         raise SystemExit(DAMAGED)
 
 
 async def _check(url: str, batch: int) -> tuple[int, list[tuple[str, str]]]:
     """How many tables the store holds, and the id and reason of each damaged one."""
+    from laro.server.errors import Damaged
     from laro.server.store import DamagedTable, SQLiteStore, StoreError, open_store
-    from laro.server.tables import Refusal, Table
+    from laro.server.table import Table
 
     found = open_store(url)
     if isinstance(found, SQLiteStore) and found.path != ":memory:" and not os.path.exists(found.path):
@@ -93,8 +96,6 @@ async def _check(url: str, batch: int) -> tuple[int, list[tuple[str, str]]]:
                 continue
             try:
                 Table.restore(table)
-            except Refusal as error:
+            except Damaged as error:
                 damaged.append((table.meta.id, f"cannot be replayed: {error}"))
-            except (ValueError, LookupError, TypeError) as error:  # an event the game cannot take
-                damaged.append((table.meta.id, f"cannot be replayed ({type(error).__name__}: {error})"))
     return checked, damaged

@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from laro.core import GameRecord, GameState, get_game
-from laro.server.undo import Move, next_turn, step_refusal, takeback_refusal, turn_back
+from laro.server.undo import Move, Why, next_turn, step_refusal, takeback_refusal, turn_back
 
 __all__ = ["UNDO_HELP", "Moves", "UndoRefused"]
 
@@ -96,5 +96,20 @@ class Moves:
         return state
 
 
-def _why(reason: str) -> str:
-    return reason[0].upper() + reason[1:] + "."
+# the server's reasons said for the terminal, where a game has no table and takebacks come from an option
+_TERMINAL_WORDS = {
+    "no_takebacks": "This game was started without takebacks: a game started with --takebacks (laro play … "
+    "--takebacks, an unrated practice game) lets you take back your last turn",
+}
+
+
+def _why(reason: Why) -> str:
+    """The refusal as the terminal says it.
+
+    >>> _why(Why("no_turn", "you have no turn to take back"))
+    'You have no turn to take back.'
+    >>> _why(Why("no_takebacks", "this table was created without takebacks")).split(":")[0]
+    'This game was started without takebacks'
+    """
+    text = _TERMINAL_WORDS.get(reason.code, reason)
+    return text[0].upper() + text[1:] + "."

@@ -1,5 +1,5 @@
 """``laro tournament GAME --bots a,b,c``: play many seeded games between bots, rotating them through the seats,
-and print each bot's win rate (with its 95% interval), average score and Elo rating.
+and print each bot's win rate (with its 95% interval), average score and rating.
 
 >>> from click.testing import CliRunner
 >>> result = CliRunner().invoke(tournament, ["lama", "--bots", "heuristic,random", "--games", "4", "--seed", "1",
@@ -32,6 +32,7 @@ from laro.sim.tournament import GameResult, Plan, Summary, Tournament, Tournamen
 __all__ = ["render_summary", "tournament"]
 
 DEFAULT_GAMES = 100
+_PIPED_WIDTH = 1000  # columns when the output is no terminal: rich would cut the table at 80
 
 
 @click.command()
@@ -87,6 +88,14 @@ DEFAULT_GAMES = 100
     default=None,
     help="Draw win rates and ratings into this image (PNG; extra plot).",
 )
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["table", "json"]),
+    default="table",
+    show_default=True,
+    help="The summary as a table, or as JSON on standard output (the notes and progress then go to standard error).",
+)
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar or notes: only the table and its meaning.")
 def tournament(
     game: str,
@@ -99,6 +108,7 @@ def tournament(
     address: str | None,
     option_pairs: tuple[str, ...],
     plot_path: Path | None,
+    output_format: str,
     quiet: bool,
 ) -> None:
     """Play a tournament of GAME between bots and rate them.
@@ -106,7 +116,8 @@ def tournament(
     Game i gets its own seed from the tournament's seed, and each seat's bot its own random generator, so the
     results are the same whatever the executor and the number of jobs. The table shows, per bot name (seats
     with the same bot add up): seat-games, wins (a shared win is split), the win rate with its 95% Wilson
-    interval, the fair share (1 / players), the average score and an Elo rating.
+    interval, the fair share (1 / players), the average score and a rating: a Bradley-Terry fit of every pair
+    of seats in all the games at once, on the Elo scale (extra ratings; without it the table has no ratings).
 
     \b
     Examples:
@@ -142,7 +153,9 @@ def tournament(
     except TournamentError as error:
         raise click.BadParameter(str(error), param_hint="--out") from None
 
-    console = Console(highlight=False)
+    console = Console(highlight=False, stderr=output_format == "json")
+    if not console.is_terminal:
+        console.width = _PIPED_WIDTH  # piped or redirected: the table as wide as it needs, never cut
     if not quiet:
         _announce(console, plan, fresh_seed)
         for name in sorted({name for name in lineup if _searches_for_a_time(name)}):
@@ -160,7 +173,10 @@ def tournament(
     except (TournamentError, ExecutorError) as error:
         raise click.ClickException(str(error)) from None
     summary = summarize(setup, results)
-    render_summary(summary, setup, console)
+    if output_format == "json":
+        click.echo(json.dumps({**summary.to_json(), "seed": setup.seed, "bots": list(setup.bots)}, indent=1))
+    else:
+        render_summary(summary, setup, console)
     if plot_path is not None:
         plot_summary(summary, plot_path)
         if not quiet:
@@ -248,8 +264,10 @@ def render_summary(summary: Summary, setup: Tournament, console: Console) -> Non
         box=box.SIMPLE_HEAD,
         pad_edge=False,
     )
+    rated = summary.rating_method is not None
     table.add_column("bot", no_wrap=True)
-    for header in ("games", "wins", "win rate", "95% CI", "fair share", "avg score", "rating"):
+    headers = ("games", "wins", "win rate", "95% CI", "fair share", "avg score", *(("rating",) if rated else ()))
+    for header in headers:
         table.add_column(header, justify="right", no_wrap=header not in ("fair share", "avg score"))
     for standing in summary.standings:
         low, high = standing.interval
@@ -261,8 +279,10 @@ def render_summary(summary: Summary, setup: Tournament, console: Console) -> Non
             f"{100 * low:.1f}–{100 * high:.1f}%",
             f"{standing.share:.1%}",
             f"{standing.average_score:.1f}",
-            f"{standing.rating:.0f}",
+            *((f"{standing.rating:.0f}",) if standing.rating is not None else ()),
         )
     console.print(table)
-    console.print(f"[dim]games: seat-games · avg score: {better} is better · rating: Elo from 1500, K=16[/]")
-    console.print(summary.verdict())
+    rating = f"rating: {summary.rating_method}" if rated else "no ratings: pip install 'laro[ratings]' for them"
+    piped = not console.is_terminal  # a line of its own however long; a terminal wraps it between words
+    console.print(f"[dim]games: seat-games · avg score: {better} is better · {escape(rating)}[/]", soft_wrap=piped)
+    console.print(summary.verdict(), soft_wrap=piped)

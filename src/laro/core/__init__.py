@@ -15,13 +15,16 @@ from laro.core.partial import PartialRecord, load_record, read_record
 from laro.core.record import GameRecord, iter_replay, replay, result_of
 from laro.core.registry import get_game, list_games, register_game
 from laro.core.rng import derive_seed, make_rng, new_seed
+from laro.core.traits import ComponentSource, GameTraits, RoundedState, component_data, round_of, traits_of
 
 __all__ = [
     "Action",
     "ActionLike",
+    "ComponentSource",
     "Game",
     "GameRecord",
     "GameState",
+    "GameTraits",
     "IllegalActionError",
     "JSONDict",
     "LaroError",
@@ -30,8 +33,10 @@ __all__ = [
     "OptionSpec",
     "PartialRecord",
     "RecordError",
+    "RoundedState",
     "StateError",
     "UnknownGameError",
+    "component_data",
     "derive_seed",
     "get_game",
     "iter_replay",
@@ -43,5 +48,7 @@ __all__ = [
     "register_game",
     "replay",
     "result_of",
+    "round_of",
+    "traits_of",
     "validate_options",
 ]

@@ -1,5 +1,6 @@
-"""Which games exist: built-in ones by module path, loaded on first use; and what installed packages offer
-through entry points (:func:`plugin`).
+"""Which games exist: built-in ones by module path, those installed packages add in the ``laro.games``
+entry-point group (``name = "module:GAME"``), each loaded on first use; and what installed packages offer
+through other entry points (:func:`plugin`). A package's game never replaces a built-in one of the same name.
 
 >>> "lama" in list_games()
 True
@@ -23,6 +24,16 @@ _BUILTIN = {
     "lama": "laro.games.lama:GAME",
 }
 _loaded: dict[str, Game] = {}
+_installed: dict[str, str] | None = None  # the laro.games entry points, read once: name -> "module:attribute"
+GROUP = "laro.games"
+
+
+def _packaged() -> dict[str, str]:
+    """The games installed packages add (read on first use)."""
+    global _installed
+    if _installed is None:
+        _installed = {entry.name: entry.value for entry in entry_points(group=GROUP)}
+    return _installed
 
 
 def register_game(name: str, target: str | Game) -> None:
@@ -36,7 +47,7 @@ def register_game(name: str, target: str | Game) -> None:
 
 def list_games() -> list[str]:
     """Names of every registered game, sorted."""
-    return sorted(set(_BUILTIN) | set(_loaded))
+    return sorted(set(_BUILTIN) | set(_loaded) | set(_packaged()))
 
 
 def get_game(name: str) -> Game:
@@ -45,10 +56,20 @@ def get_game(name: str) -> Game:
     if game is not None:
         return game
     target = _BUILTIN.get(name)
+    packaged = target is None
+    if packaged:
+        target = _packaged().get(name)
     if target is None:
         raise UnknownGameError(f"unknown game {name!r}; known games: {', '.join(list_games())}")
     module_name, _, attribute = target.partition(":")
-    game = cast(Game, getattr(importlib.import_module(module_name), attribute))
+    try:
+        game = cast(Game, getattr(importlib.import_module(module_name), attribute))
+    except (ImportError, AttributeError) as error:
+        if not packaged:
+            raise
+        raise UnknownGameError(f"the game {name!r} of an installed package cannot be loaded: {error}") from error
+    if packaged and getattr(game, "name", None) != name:  # records and tables name a game by its name
+        raise UnknownGameError(f"the {GROUP} entry point {name!r} is a game that calls itself {game.name!r}")
     _loaded[name] = game
     return game
 

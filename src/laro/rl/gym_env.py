@@ -20,7 +20,7 @@ import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 
-from laro.bots import Bot, get_bot
+from laro.bots import Bot, check_table, get_bot
 from laro.core import GameState
 from laro.core.errors import OptionError
 from laro.rl.aec import ILLEGAL_REWARD
@@ -62,6 +62,7 @@ class LaroGymEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         others = [s for s in range(num_players) if s != seat]
         for other, name in zip(others, names, strict=True):
             self._bots[other] = get_bot(name, game)  # BotError names the available ones
+            check_table(self._bots[other], num_players, self.table.options)  # a policy for another table: refused
         self.render_mode = render_mode
         self.observation_space = spaces.Box(0.0, 1.0, (self.table.observation_size,), dtype=np.float32)
         self.action_space = spaces.Discrete(self.table.num_actions)

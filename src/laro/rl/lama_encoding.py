@@ -1,85 +1,8 @@
-"""L.A.M.A. observations as a fixed-size vector: what one seat may know, read from its observation.
-
-Seats are listed from the observing seat's point of view (itself first, then its left neighbour, …), so a
-policy learnt at one seat plays any seat. The card kinds come from the game (``1`` to ``6`` and ``L`` in the classic
-game); an edition with more kinds gives a longer vector of the same layout.
-
->>> from laro.games.lama import GAME
->>> state = GAME.new_game(num_players=3, seed=2)
->>> encoding = LamaEncoding(num_players=3)
->>> vector = encoding.encode(state.observation(0))
->>> vector.shape, encoding.size, float(vector[:7].sum() * encoding.copies)  # six cards in hand
-((40,), 40, 6.0)
->>> [name for name, _, _ in encoding.fields()][:3]
-['hand', 'top_card', 'discard_pile']
-"""
+"""L.A.M.A. observations as a fixed-size vector: :class:`~laro.bots.lama_encoding.LamaEncoding` (the ``learned`` bot
+reads its observations with it too, so it lives with the bots)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
-
-import numpy as np
-import numpy.typing as npt
-
-from laro.games.lama import CARD_TEXT
-from laro.games.lama.cards import COPIES, DECK
+from laro.bots.lama_encoding import PER_SEAT, LamaEncoding
 
 __all__ = ["PER_SEAT", "LamaEncoding"]
-
-PER_SEAT = ("hand_size", "has_quit", "score", "to_move", "starter", "played_last")
-
-
-class LamaEncoding:
-    """The observation vector of one seat (``float32``, every entry in 0..1).
-
-    Layout, ``K`` card kinds and ``n`` players: own hand (count of each kind / copies, ``K``), top card of the
-    discard pile (one-hot, ``K``), discard pile (count of each kind / copies, ``K``), draw pile (cards / deck
-    size, 1), then for each seat from the observer on: hand size / deck size, has quit, score / end score
-    (capped at 1), is to move, started the round, played the last card (6 each). Counts of a kind are divided by
-    the classic game's 8 copies, sizes by the 56 cards of either edition.
-    """
-
-    def __init__(self, num_players: int, kinds: Sequence[str] = CARD_TEXT, copies: int = COPIES) -> None:
-        self.num_players = num_players
-        self.kinds = tuple(kinds)
-        self.copies = copies
-        self.deck_size = len(DECK)  # 56 cards in either edition
-        self._kind = {text: i for i, text in enumerate(self.kinds)}
-        k = len(self.kinds)
-        self._seats_at = 3 * k + 1
-        self.size = self._seats_at + len(PER_SEAT) * num_players
-
-    def fields(self) -> list[tuple[str, int, int]]:
-        """``(name, start, length)`` of every part of the vector, in order."""
-        k = len(self.kinds)
-        parts = [("hand", 0, k), ("top_card", k, k), ("discard_pile", 2 * k, k), ("draw_pile", 3 * k, 1)]
-        for r in range(self.num_players):
-            name = "self" if r == 0 else f"seat+{r}"
-            parts += [(f"{name}.{what}", self._seats_at + 6 * r + i, 1) for i, what in enumerate(PER_SEAT)]
-        return parts
-
-    def encode(self, observation: Mapping[str, Any]) -> npt.NDArray[np.float32]:
-        k, n = len(self.kinds), self.num_players
-        vector = np.zeros(self.size, dtype=np.float32)
-        kind = self._kind
-        for card in observation["hand"]:
-            vector[kind[card]] += 1.0 / self.copies
-        if observation["discard_pile"]:  # empty only while a round is being dealt (OpenSpiel's chance nodes)
-            vector[k + kind[observation["top_card"]]] = 1.0
-        for card in observation["discard_pile"]:
-            vector[2 * k + kind[card]] += 1.0 / self.copies
-        vector[3 * k] = observation["draw_pile_count"] / self.deck_size
-        me = observation["seat"]
-        end_score = observation["options"]["end_score"]
-        sizes, quits, scores = observation["hand_sizes"], observation["quit"], observation["scores"]
-        for r in range(n):
-            seat = (me + r) % n
-            at = self._seats_at + 6 * r
-            vector[at] = sizes[seat] / self.deck_size
-            vector[at + 1] = quits[seat]
-            vector[at + 2] = min(1.0, scores[seat] / end_score)
-            vector[at + 3] = observation["current_player"] == seat
-            vector[at + 4] = observation["starter"] == seat
-            vector[at + 5] = observation["last_player"] == seat
-        return vector

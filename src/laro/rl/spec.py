@@ -21,6 +21,7 @@ from laro.core.errors import OptionError
 from laro.core.registry import plugin
 from laro.games.kamara.state import KamaraState
 from laro.games.lama.cards import ALL_CARD_TEXT, CARD_TEXT
+from laro.games.lama.state import LamaState
 from laro.rl.kamara_encoding import KamaraEncoding
 from laro.rl.lama_encoding import LamaEncoding
 from laro.rl.render import render_text
@@ -56,6 +57,10 @@ class Table:
         return self.game.new_game(self.num_players, seed=seed, options=self.options)
 
     def encode(self, state: GameState, seat: int) -> npt.NDArray[np.float32]:
+        """The seat's observation vector: read from a L.A.M.A. state directly (the same vector, faster), from the
+        seat's observation otherwise."""
+        if isinstance(self.encoding, LamaEncoding):
+            return self.encoding.encode_state(cast(LamaState, state), seat)
         return self.encoding.encode(state.observation(seat))
 
     def mask(self, state: GameState, seat: int | None = None) -> npt.NDArray[np.int8]:

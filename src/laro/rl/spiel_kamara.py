@@ -20,6 +20,7 @@ import copy
 import json
 import random
 from collections import Counter
+from operator import itemgetter
 from typing import Any
 
 import numpy as np
@@ -30,9 +31,10 @@ from laro.games.kamara.components import CARD_IDS, EFFECTS
 from laro.rl.kamara_encoding import KamaraEncoding
 from laro.rl.spiel_common import Shared, game_info, game_type, share_of_win
 
-__all__ = ["KamaraSpielGame", "KamaraSpielState"]
+__all__ = ["Heard", "KamaraSpielGame", "KamaraSpielState"]
 
 _PARAMETERS = {"players": 2, "actions_per_turn": 5, "target_matches": 3, "max_rounds": 100}
+_CHANCE, _TERMINAL = int(pyspiel.PlayerId.CHANCE), int(pyspiel.PlayerId.TERMINAL)
 _TYPE = game_type("python_laro_kamara", "Kamara (laro)", GAME, _PARAMETERS)
 
 
@@ -67,14 +69,16 @@ class KamaraSpielGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel is untyped
 
 class KamaraSpielState(pyspiel.State):  # type: ignore[misc]
     """A laro Kamara state (``None`` while chance sets the game up) and the moves each player has heard (others'
-    ``order`` and ``keep`` without their cards)."""
+    ``order`` and ``keep`` without their cards), kept in a :class:`Heard` that its clones share."""
+
+    _to_play: int  # the seat to play, or OpenSpiel's chance or terminal player
 
     def __init__(self, game: KamaraSpielGame, state: KamaraState | None) -> None:
         super().__init__(game)
         self._game = Shared(game)
         self.laro = state
-        self.setup: list[int] = []  # the elder, then the yellow cards, then the green cards
-        self.heard: list[list[str]] = [[] for _ in range(game.num_seats)]
+        self.setup = ()
+        self.heard = Heard(("",) * game.num_seats, [], 0)
 
     @property
     def laro(self) -> KamaraState | None:
@@ -83,22 +87,39 @@ class KamaraSpielState(pyspiel.State):  # type: ignore[misc]
     @laro.setter
     def laro(self, state: KamaraState | None) -> None:
         self._laro = Shared(state)
+        if state is None:
+            self._to_play = _CHANCE
+        else:
+            self._to_play = _TERMINAL if state.current_player is None else state.current_player
+
+    @property
+    def setup(self) -> tuple[int, ...]:
+        """The chance outcomes so far: the elder, then the yellow cards, then the green cards."""
+        return self._setup.value
+
+    @setup.setter
+    def setup(self, outcomes: tuple[int, ...]) -> None:
+        self._setup = Shared(outcomes)
+
+    @property
+    def heard(self) -> Heard:
+        return self._heard.value
+
+    @heard.setter
+    def heard(self, heard: Heard) -> None:
+        self._heard = Shared(heard)
 
     @property
     def spiel_game(self) -> KamaraSpielGame:
         return self._game.value
 
     def current_player(self) -> int:
-        if self.laro is None:
-            return int(pyspiel.PlayerId.CHANCE)
-        if self.laro.is_over:
-            return int(pyspiel.PlayerId.TERMINAL)
-        assert self.laro.current_player is not None
-        return self.laro.current_player
+        return self._to_play
 
     def _legal_actions(self, player: int) -> list[int]:
-        assert self.laro is not None
-        return sorted(action.index for action in self.laro.legal_actions())
+        laro = self._laro.value
+        assert laro is not None
+        return sorted([action.index for action in laro.legal_actions()])
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         game, done = self.spiel_game, len(self.setup)
@@ -115,7 +136,7 @@ class KamaraSpielState(pyspiel.State):  # type: ignore[misc]
 
     def _set_up(self, outcome: int) -> None:
         game = self.spiel_game
-        self.setup.append(outcome)
+        self.setup += (outcome,)
         yellow = len(game.yellow_ids)
         if len(self.setup) < 1 + yellow + len(game.green_cards):
             return
@@ -126,19 +147,17 @@ class KamaraSpielState(pyspiel.State):  # type: ignore[misc]
         data["yellow"], data["yellow_deck"] = cards[:n], cards[n:]
         data["green_deck"] = [EFFECTS[effect] for effect in self.setup[1 + yellow :]]
         self.laro = GAME.from_json(data)
-        for seat, heard in enumerate(self.heard):
-            heard.append(f"elder p{self.setup[0]}, you drew {cards[seat]}")
+        self.heard = Heard(tuple(f"elder p{self.setup[0]}, you drew {cards[seat]}" for seat in range(n)), [], 0)
 
     def _apply_action(self, action: int) -> None:
-        if self.laro is None:
+        laro = self._laro.value
+        if laro is None:
             self._set_up(action)
             return
-        seat = self.laro.current_player
+        seat = self._to_play
         move = GAME.action_from_index(action)
-        told = GAME.public_text(str(move))
-        for other, heard in enumerate(self.heard):
-            heard.append(f"p{seat} {move if other == seat else told}")
-        self.laro = self.laro.apply(move)
+        self.heard = self.heard.after(seat, f"p{seat} {move.text}", f"p{seat} {GAME.public_text(move.text)}")
+        self.laro = laro.apply(move)
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -146,7 +165,7 @@ class KamaraSpielState(pyspiel.State):  # type: ignore[misc]
         return str(GAME.action_from_index(action))
 
     def is_terminal(self) -> bool:
-        return self.laro is not None and self.laro.is_over
+        return self._to_play == _TERMINAL
 
     def returns(self) -> list[float]:
         if self.laro is None or not self.laro.is_over:
@@ -164,15 +183,67 @@ class KamaraSpielState(pyspiel.State):  # type: ignore[misc]
             return new
         rng = random.Random(int(probability_sampler() * 2**53))
         new.laro = GAME.sampler(self.laro.observation(player))(rng)
-        new.heard = [
-            self.heard[player].copy() if other == player else _public(self.heard[player])
-            for other in range(self.spiel_game.num_seats)
-        ]
+        new.heard = self.heard.as_heard_by(player)
         return new
 
 
-def _public(heard: list[str]) -> list[str]:
-    return [" ".join(text.split()[:2]) if text.split()[1] in ("order", "keep") else text for text in heard]
+class Heard:
+    """What the seats have heard: each seat's line about the setup, then one entry per move: each seat's text of
+    it, then its public text. The entries are a list a state shares with its clones and the states after them,
+    each knowing how many are its own; a state that adds to a list some other state has added to first copies its
+    own part (so a clone costs the same however long the game has run).
+
+    A resampled state's seats hear what one seat, ``viewer``, heard: before entry ``upto`` the others hear only
+    the public texts, even of their own moves.
+    """
+
+    __slots__ = ("drew", "entries", "length", "upto", "viewer")
+
+    def __init__(
+        self, drew: tuple[str, ...], entries: list[tuple[str, ...]], length: int, viewer: int = -1, upto: int = 0
+    ) -> None:
+        self.drew = drew
+        self.entries = entries
+        self.length = length
+        self.viewer = viewer
+        self.upto = upto
+
+    def after(self, player: int, text: str, told: str) -> Heard:
+        """What is heard once ``player`` made a move: ``text`` for them, ``told`` for the others."""
+        entries = self.entries
+        if len(entries) != self.length:
+            entries = entries[: self.length]
+        entries.append(_entry(len(self.drew), player, text, told))
+        return Heard(self.drew, entries, self.length + 1, self.viewer, self.upto)
+
+    def by(self, seat: int) -> list[str]:
+        """What ``seat`` has heard since the game began, in order."""
+        public = 0 if self.viewer < 0 or seat == self.viewer else self.upto
+        entries = self.entries
+        heard = [self.drew[seat]]
+        heard += map(itemgetter(len(self.drew)), entries[:public])
+        heard += map(itemgetter(seat), entries[public : self.length])
+        return heard
+
+    def as_heard_by(self, seat: int) -> Heard:
+        """Every seat hears what ``seat`` heard, the others without the cards of ``order`` and ``keep``."""
+        drew = (self.drew[seat],) * len(self.drew)
+        if self.viewer < 0 or seat == self.viewer:
+            return Heard(drew, self.entries, self.length, seat, self.length)
+        entries = [_entry(len(drew), seat, text, _public(text)) for text in self.by(seat)[1:]]
+        return Heard(drew, entries, len(entries))
+
+
+def _entry(seats: int, player: int, text: str, told: str) -> tuple[str, ...]:
+    entry = [told] * (seats + 1)
+    entry[player] = text
+    return tuple(entry)
+
+
+def _public(text: str) -> str:
+    """A seat's own text as the others heard it (``order`` and ``keep`` without their cards)."""
+    words = text.split()
+    return " ".join(words[:2]) if len(words) > 1 and words[1] in ("order", "keep") else text
 
 
 class KamaraObserver:
@@ -195,7 +266,7 @@ class KamaraObserver:
         if state.laro is None:
             return f"p{player}: setting up"
         text = json.dumps(state.laro.observation(player), sort_keys=True, separators=(",", ":"))
-        return text + (" | " + ", ".join(state.heard[player]) if self.perfect_recall else "")
+        return text + (" | " + ", ".join(state.heard.by(player)) if self.perfect_recall else "")
 
 
 pyspiel.register_game(_TYPE, KamaraSpielGame)

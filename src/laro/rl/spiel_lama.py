@@ -9,6 +9,10 @@ the starting seat; and every ``draw`` is followed by a chance node for the card 
 That is the same distribution as a shuffled deck, without a deck order anybody could know. The rules are the
 scalar engine's (``laro.games.lama``): this module deals, the engine plays.
 
+A state keeps everything in one value that never changes once built (the laro state, the cards being dealt, a
+chained log of what each seat saw), so OpenSpiel's ``clone`` shares it instead of copying it, and a chance node
+lists its outcomes from card counts.
+
 >>> import pyspiel
 >>> game = pyspiel.load_game("python_laro_lama", {"players": 3})
 >>> state = game.new_initial_state()
@@ -21,24 +25,37 @@ scalar engine's (``laro.games.lama``): this module deals, the engine plays.
 
 from __future__ import annotations
 
+import operator
 import random
-from collections import Counter
 from typing import Any
 
-import numpy as np
 import pyspiel
 
 from laro.games.lama import CARD_TEXT, DRAW, GAME, LamaState
 from laro.games.lama.actions import ALL_ACTIONS
-from laro.games.lama.cards import ALL_CARD_TEXT, COPIES, DECK, HAND_SIZE, NUM_KINDS, PARTY_COPIES, party_card_from_text
+from laro.games.lama.cards import (
+    ALL_CARD_TEXT,
+    COPIES,
+    DECK,
+    HAND_SIZE,
+    NUM_KINDS,
+    PARTY_COPIES,
+    RANK,
+    cards_of,
+    hand_from_cards,
+    texts,
+)
 from laro.rl.lama_encoding import LamaEncoding
 from laro.rl.spiel_common import Shared, game_info, game_type, share_of_win
+from laro.rl.spiel_lama_observer import PUBLIC, LamaObserver, Log, entries
 
 __all__ = ["LamaSpielGame", "LamaSpielState"]
 
-_PRIVATE = ("dealt", "drew", "holds")  # what only the player itself sees
 _PARAMETERS = {"players": 2, "edition": "classic", "end_score": 40, "next_round_starter": "last_card"}
 _TYPE = game_type("python_laro_lama", "L.A.M.A. (laro)", GAME, _PARAMETERS)
+_FIELDS = LamaState.__slots__
+_fields_of = operator.attrgetter(*_FIELDS)
+_new = object.__new__
 
 
 def _longest_game(players: int, end_score: int) -> int:
@@ -63,149 +80,199 @@ class LamaSpielGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel is untyped
         }
         probe = GAME.new_game(self.num_seats, seed=0, options=self.laro_options)  # refuses bad players and options
         self.party = probe.party
+        self.first_round = probe  # the first round's state, its hands and deck replaced by the cards chance deals
         self.cards = ALL_CARD_TEXT if self.party else CARD_TEXT  # the edition's card kinds, by card number
         self.copies = PARTY_COPIES if self.party else (COPIES,) * NUM_KINDS
         longest = _longest_game(self.num_seats, self.laro_options["end_score"])
         info = game_info(probe.num_actions, max(len(self.cards), self.num_seats), self.num_seats, longest)
         super().__init__(_TYPE, info, params)
         self.encoding = LamaEncoding(self.num_seats, self.cards)
+        self.starters = [(seat, 1.0 / self.num_seats) for seat in range(self.num_seats)]
+        self.shared = Shared(self)
+        self.start = Now("starter", None, 0, (), tuple(self.copies), None)
 
     def new_initial_state(self) -> LamaSpielState:
         return LamaSpielState(self)
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> LamaObserver:
-        perfect_recall = iig_obs_type is not None and iig_obs_type.perfect_recall
-        return LamaObserver(self, perfect_recall)
+        if params:
+            raise ValueError(f"python_laro_lama's observer takes no parameters; got {params}")
+        return LamaObserver(self, iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False))
+
+
+class Now:
+    """What a state holds, never changed once built: ``phase`` is ``starter`` (chance picks the first round's
+    starter), ``deal`` (chance deals the round card by card), ``play`` (a player moves), ``draw`` (chance picks
+    the card drawn) or ``over``; ``laro`` is the engine's state (None until the first round is dealt),
+    ``dealt`` the cards of the round being dealt (seat by seat, then the discard), ``left`` the count of each
+    card kind not yet dealt, ``log`` what each seat has seen (see :mod:`laro.rl.spiel_lama_observer`)."""
+
+    __slots__ = ("dealt", "laro", "left", "log", "phase", "starter")
+
+    def __init__(
+        self,
+        phase: str,
+        laro: LamaState | None,
+        starter: int,
+        dealt: tuple[int, ...],
+        left: tuple[int, ...],
+        log: Log,
+    ) -> None:
+        self.phase, self.laro, self.starter, self.dealt, self.left, self.log = phase, laro, starter, dealt, left, log
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Now:
+        return self  # OpenSpiel's clone shares it
+
+
+def _copy(state: LamaState) -> LamaState:
+    """A copy of an engine state, to be changed before anyone else sees it."""
+    new: LamaState = _new(type(state))
+    for name, value in zip(_FIELDS, _fields_of(state), strict=True):
+        object.__setattr__(new, name, value)
+    return new
+
+
+def _dealt_round(base: LamaState, dealt: tuple[int, ...], left: tuple[int, ...], starter: int | None) -> LamaState:
+    """``base`` (the round the engine dealt from its seed) with the hands and the discard that chance dealt; the
+    draw pile holds the ``left`` cards in no particular order, since chance picks each card drawn."""
+    n = base.num_players
+    discard = dealt[-1]
+    state = _copy(base)
+    state.hands = [hand_from_cards(dealt[HAND_SIZE * s : HAND_SIZE * (s + 1)]) for s in range(n)]
+    state.deck = (discard, *(card for card, count in enumerate(left) for _ in range(count)))
+    state.discard = (discard,)
+    state.draw_pos = 1
+    if starter is not None:  # the first round: chance chose the starter
+        state.starter = state.current_player = starter
+    seat = state.current_player
+    assert seat is not None
+    top = RANK[discard]
+    may_draw = len(state.deck) > 1 and n > 1
+    # the engine's legal actions after a deal, from its own table (as LamaState._set_legal reads it)
+    state._legal = state.legal_rows[top][may_draw][state.hands[seat] & state.legal_masks[top]]
+    return state
+
+
+def _drawing(state: LamaState, card: int) -> LamaState:
+    """``state`` with ``card`` on top of its draw pile (the order of the draw pile is chance's, card by card)."""
+    pos, deck = state.draw_pos, state.deck
+    at = deck.index(card, pos)
+    new = _copy(state)
+    new.deck = (*deck[:pos], card, *deck[pos:at], *deck[at + 1 :])
+    return new
 
 
 class LamaSpielState(pyspiel.State):  # type: ignore[misc]
-    """A laro state, or a round being dealt; the history each player has seen, for the information states.
-
-    ``phase`` is ``starter`` (chance picks the first round's starter), ``deal`` (chance deals the round card by
-    card), ``play`` (a player moves), ``draw`` (chance picks the card drawn) or ``over``.
-    """
+    """A laro state, or a round being dealt; the history each player has seen, for the information states."""
 
     def __init__(self, game: LamaSpielGame) -> None:
         super().__init__(game)
-        self._game = Shared(game)
-        self.n = game.num_seats
-        self.phase = "starter"
-        self.laro: LamaState | None = None  # None until the first round is dealt
-        self.starter = 0
-        self.dealt: list[int] = []  # the cards of the round being dealt, seat by seat, then the discard
-        self.seen: list[list[str]] = [[] for _ in range(self.n)]  # per player: everything they have seen
+        self._game = game.shared
+        self._now = game.start
 
     @property
     def laro(self) -> LamaState | None:
-        return self._laro.value
+        return self._now.laro
 
-    @laro.setter
-    def laro(self, state: LamaState | None) -> None:
-        self._laro = Shared(state)
+    @property
+    def phase(self) -> str:
+        return self._now.phase
 
     @property
     def spiel_game(self) -> LamaSpielGame:
-        return self._game.value
+        game: LamaSpielGame = self._game.value
+        return game
 
-    # -- the OpenSpiel API ----------------------------------------------------------------------------------
-
-    def current_player(self) -> int:
-        if self.phase == "over":
-            return int(pyspiel.PlayerId.TERMINAL)
-        if self.phase != "play":
-            return int(pyspiel.PlayerId.CHANCE)
-        assert self.laro is not None and self.laro.current_player is not None
-        return self.laro.current_player
-
-    def _legal_actions(self, player: int) -> list[int]:
-        assert self.laro is not None
-        return sorted(action.index for action in self.laro.legal_actions())
-
-    def chance_outcomes(self) -> list[tuple[int, float]]:
-        if self.phase == "starter":
-            return [(seat, 1.0 / self.n) for seat in range(self.n)]
-        left = self._undealt() if self.phase == "deal" else self._draw_pile()
-        total = sum(left.values())
-        return [(card, left[card] / total) for card in range(len(self.cards)) if left[card]]
+    @property
+    def n(self) -> int:
+        return self.spiel_game.num_seats
 
     @property
     def cards(self) -> tuple[str, ...]:
         """The edition's card kinds: a card's number is its chance outcome."""
         return self.spiel_game.cards
 
-    def _undealt(self) -> Counter[int]:
-        left = Counter(dict(enumerate(self.spiel_game.copies)))
-        left.subtract(self.dealt)
-        return left
+    @property
+    def log(self) -> Log:
+        """What each seat has seen, newest first (see :mod:`laro.rl.spiel_lama_observer`)."""
+        return self._now.log
 
-    def _draw_pile(self) -> Counter[int]:
-        assert self.laro is not None
-        return Counter(party_card_from_text(card) for card in self.laro.to_json()["draw_pile"])
+    def seen(self, player: int) -> list[str]:
+        """Everything ``player`` has seen since the game began, oldest first."""
+        return [text for seat, text in entries(self._now.log) if seat in (PUBLIC, player)]
+
+    # -- the OpenSpiel API ----------------------------------------------------------------------------------
+
+    def current_player(self) -> int:
+        now = self._now
+        if now.phase == "play":
+            return now.laro.current_player  # type: ignore[union-attr,return-value]  # a round is dealt, not over
+        return int(pyspiel.PlayerId.TERMINAL if now.phase == "over" else pyspiel.PlayerId.CHANCE)
+
+    def _legal_actions(self, player: int) -> list[int]:
+        # sorted: the Party Edition's plus cards and pink llama come after draw and quit among the indices
+        return sorted(action.index for action in self._now.laro.legal_actions())  # type: ignore[union-attr]
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        now = self._now
+        if now.phase == "starter":
+            return self.spiel_game.starters
+        if now.phase == "deal":
+            left = now.left
+        else:
+            assert now.laro is not None
+            counts = [0] * len(now.left)
+            for card in now.laro.deck[now.laro.draw_pos :]:
+                counts[card] += 1
+            left = tuple(counts)
+        total = sum(left)
+        return [(card, count / total) for card, count in enumerate(left) if count]
 
     def _apply_action(self, action: int) -> None:
-        if self.phase == "starter":
-            self.starter = action
-            self._tell_all(f"p{action} starts")
-            self.phase = "deal"
-        elif self.phase == "deal":
+        now = self._now
+        phase = now.phase
+        if phase == "play":
+            assert now.laro is not None
+            seat = now.laro.current_player
+            log = (PUBLIC, f"p{seat} {ALL_ACTIONS[action]}", now.log)
+            if ALL_ACTIONS[action] is DRAW:
+                self._now = Now("draw", now.laro, now.starter, (), now.left, log)
+            else:
+                self._after(now.laro.apply(ALL_ACTIONS[action]), log)
+        elif phase == "draw":
+            assert now.laro is not None and now.laro.current_player is not None
+            log = (now.laro.current_player, f"drew {ALL_CARD_TEXT[action]}", now.log)
+            self._after(_drawing(now.laro, action).apply(DRAW), log)
+        elif phase == "deal":
             self._deal(action)
-        elif self.phase == "draw":
-            self._draw(action)
         else:
-            self._play(action)
+            log = (PUBLIC, f"p{action} starts", now.log)
+            self._now = Now("deal", None, action, (), now.left, log)
 
     def _deal(self, card: int) -> None:
-        self.dealt.append(card)
-        if len(self.dealt) <= HAND_SIZE * self.n:
-            seat = (len(self.dealt) - 1) // HAND_SIZE
-            self.seen[seat].append(f"dealt {ALL_CARD_TEXT[card]}")
+        now = self._now
+        dealt = (*now.dealt, card)
+        left = (*now.left[:card], now.left[card] - 1, *now.left[card + 1 :])
+        if len(dealt) <= HAND_SIZE * self.n:
+            log = ((len(dealt) - 1) // HAND_SIZE, f"dealt {ALL_CARD_TEXT[card]}", now.log)
+            self._now = Now("deal", now.laro, now.starter, dealt, left, log)
             return
-        self._tell_all(f"discard {ALL_CARD_TEXT[card]}")
-        if self.laro is None:
-            data = GAME.new_game(self.n, seed=0, options=self.spiel_game.laro_options).to_json()
-            data["starter"] = data["current_player"] = self.starter
+        log = (PUBLIC, f"discard {ALL_CARD_TEXT[card]}", now.log)
+        if now.laro is None:
+            laro = _dealt_round(self.spiel_game.first_round, dealt, left, now.starter)
         else:  # the engine dealt the round from its seed; chance has dealt it again
-            data = self.laro.to_json()
-        hands = [self.dealt[HAND_SIZE * s : HAND_SIZE * (s + 1)] for s in range(self.n)]
-        left = self._undealt()
-        data["hands"] = [[ALL_CARD_TEXT[c] for c in sorted(hand)] for hand in hands]
-        data["discard_pile"] = [ALL_CARD_TEXT[card]]
-        data["draw_pile"] = [ALL_CARD_TEXT[c] for c in range(len(self.cards)) for _ in range(left[c])]
-        self.laro = GAME.from_json(data)
-        self.dealt = []
-        self.phase = "play"
+            laro = _dealt_round(now.laro, dealt, left, None)
+        self._now = Now("play", laro, now.starter, (), tuple(self.spiel_game.copies), log)
 
-    def _draw(self, card: int) -> None:
-        assert self.laro is not None and self.laro.current_player is not None
-        data = self.laro.to_json()
-        pile: list[str] = data["draw_pile"]
-        pile.remove(ALL_CARD_TEXT[card])
-        data["draw_pile"] = [ALL_CARD_TEXT[card], *pile]
-        self.seen[self.laro.current_player].append(f"drew {ALL_CARD_TEXT[card]}")
-        self._after(GAME.from_json(data).apply(DRAW))
-
-    def _play(self, action: int) -> None:
-        assert self.laro is not None
-        self._tell_all(f"p{self.laro.current_player} {ALL_ACTIONS[action]}")
-        if ALL_ACTIONS[action] is DRAW:
-            self.phase = "draw"
-        else:
-            self._after(self.laro.apply(ALL_ACTIONS[action]))
-
-    def _after(self, state: LamaState) -> None:
-        before = self.laro
-        self.laro = state
+    def _after(self, state: LamaState, log: Log) -> None:
+        now = self._now
         if state.is_over:
-            self.phase = "over"
-        elif before is not None and state.round != before.round:
-            self._tell_all(f"round {state.round} p{state.starter} starts")
-            self.phase = "deal"
+            self._now = Now("over", state, now.starter, (), now.left, log)
+        elif state.round != now.laro.round:  # type: ignore[union-attr]
+            log = (PUBLIC, f"round {state.round} p{state.starter} starts", log)
+            self._now = Now("deal", state, now.starter, (), tuple(self.spiel_game.copies), log)
         else:
-            self.phase = "play"
-
-    def _tell_all(self, text: str) -> None:
-        for seen in self.seen:
-            seen.append(text)
+            self._now = Now("play", state, now.starter, (), now.left, log)
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -213,100 +280,88 @@ class LamaSpielState(pyspiel.State):  # type: ignore[misc]
         return str(ALL_ACTIONS[action])
 
     def is_terminal(self) -> bool:
-        return self.phase == "over"
+        return self._now.phase == "over"
 
     def returns(self) -> list[float]:
-        if self.laro is None or self.phase != "over":
+        if self._now.phase != "over":
             return [0.0] * self.n
-        return share_of_win(self.laro.winners, self.n)
+        return share_of_win(self._now.laro.winners, self.n)  # type: ignore[union-attr]
 
     def __str__(self) -> str:
-        if self.phase in ("starter", "deal"):
-            return f"dealing round {1 if self.laro is None else self.laro.round}: {len(self.dealt)} cards dealt"
-        return repr(self.laro)
+        """The whole state, hidden cards included (as OpenSpiel's card games print theirs)."""
+        now, n = self._now, self.n
+        laro = now.laro
+        scores = [0] * n if laro is None else list(laro.scores)
+        if now.phase in ("starter", "deal"):
+            rounds = 1 if laro is None else laro.round
+            starter = now.starter if laro is None else laro.starter
+            head = f"round {rounds} being dealt, p{starter} starts" if now.phase == "deal" else "round 1"
+            hands = " | ".join(f"p{seat} dealt {' '.join(texts(self.hand_cards(seat)))}" for seat in range(n))
+            return f"{head} | {hands} | scores {scores}"
+        assert laro is not None
+        hands = " | ".join(f"p{seat} hand {' '.join(laro.hand(seat))}" for seat in range(n))
+        pile = texts(sorted(laro.deck[laro.draw_pos :]))
+        mover = "over" if laro.current_player is None else f"p{laro.current_player} to {self.phase}"
+        quits = [int(laro.has_quit(seat)) for seat in range(n)]
+        tokens = [laro.tokens_of(seat).to_json(laro.party) for seat in range(n)]
+        return (
+            f"round {laro.round}, p{laro.starter} started | {hands} | discard {' '.join(texts(laro.discard))}"
+            f" | draw pile {' '.join(pile)} | {mover} | quit {quits} | last card p{laro.last_player}"
+            f" | scores {scores} | tokens {tokens}"
+        )
 
     def resample_from_infostate(self, player: int, probability_sampler: Any) -> LamaSpielState:
         """A state ``player`` cannot tell from this one: the cards it has not seen dealt again at random by laro's
         sampler (``Game.sampler``); what the others saw of their own cards becomes their sampled hands."""
         new: LamaSpielState = self.clone()
-        if self.phase != "play":
+        now = self._now
+        if now.phase != "play":
             return new
-        assert self.laro is not None
+        assert now.laro is not None
         rng = random.Random(int(probability_sampler() * 2**53))
-        sample = GAME.sampler(self.laro.observation(player))(rng)
-        new.laro = sample
+        sample = GAME.sampler(now.laro.observation(player))(rng)
+        log: Log = None
+        for seat, text in entries(now.log):
+            if seat in (PUBLIC, player):
+                log = (seat, text, log)
         for other in range(self.n):
             if other != player:
-                public = [text for text in self.seen[other] if text.split()[0] not in _PRIVATE]
-                new.seen[other] = [*public, "holds " + " ".join(sample.hand(other))]
+                log = (other, "holds " + " ".join(sample.hand(other)), log)
+        new._now = Now("play", sample, now.starter, (), now.left, log)
         return new
 
     # -- views ------------------------------------------------------------------------------------------
 
+    def hand_cards(self, seat: int) -> list[int]:
+        """The cards of ``seat``'s hand (while a round is dealt: those dealt to it so far)."""
+        now = self._now
+        if now.phase in ("starter", "deal"):
+            return sorted(now.dealt[HAND_SIZE * seat : HAND_SIZE * (seat + 1)])
+        assert now.laro is not None
+        return cards_of(now.laro.hands[seat])
+
     def view(self, player: int) -> dict[str, Any]:
         """What ``player`` knows now, in the form of a laro observation (also while a round is dealt)."""
-        if self.laro is not None and self.phase not in ("starter", "deal"):
-            return self.laro.observation(player)
-        hands = [self.dealt[HAND_SIZE * s : HAND_SIZE * (s + 1)] for s in range(self.n)]
-        scores = [0] * self.n if self.laro is None else list(self.laro.scores)
+        now = self._now
+        if now.laro is not None and now.phase not in ("starter", "deal"):
+            return now.laro.observation(player)
+        dealt = now.dealt
+        scores = [0] * self.n if now.laro is None else list(now.laro.scores)
         return {
             "seat": player,
             "options": self.spiel_game.laro_options,
-            "hand": [ALL_CARD_TEXT[c] for c in sorted(hands[player])],
-            "hand_sizes": [len(hand) for hand in hands],
+            "hand": texts(self.hand_cards(player)),
+            "hand_sizes": [len(dealt[HAND_SIZE * s : HAND_SIZE * (s + 1)]) for s in range(self.n)],
             "discard_pile": [],
             "top_card": None,
             "draw_pile_count": 0,
             "current_player": None,
-            "starter": self.starter if self.laro is None else self.laro.starter,
+            "starter": now.starter if now.laro is None else now.laro.starter,
             "last_player": None,
             "quit": [False] * self.n,
             "scores": scores,
             "is_over": False,
         }
-
-
-class LamaObserver:
-    """OpenSpiel's observer: the observation is laro's encoding of the seat's observation; the information state
-    adds, for each seat, how often it drew and quit on each top card this round, and its string is everything the
-    seat has seen since the game began (the cards dealt to it and drawn by it, every public move)."""
-
-    def __init__(self, game: LamaSpielGame, perfect_recall: bool) -> None:
-        self.game = game
-        self.perfect_recall = perfect_recall
-        size = game.encoding.size + (2 * len(game.cards) * game.num_seats if perfect_recall else 0)
-        self.tensor = np.zeros(size, np.float32)
-        self.dict = {"observation": self.tensor[: game.encoding.size]}
-        if perfect_recall:
-            self.dict["moves"] = self.tensor[game.encoding.size :].reshape(game.num_seats, 2, len(game.cards))
-
-    def set_from(self, state: LamaSpielState, player: int) -> None:
-        self.tensor[: self.game.encoding.size] = self.game.encoding.encode(state.view(player))
-        if self.perfect_recall:
-            moves = self.dict["moves"]
-            moves[:] = 0.0
-            top = None
-            for text in state.seen[player]:
-                words = text.split()
-                if words[0] in ("discard", "round"):
-                    top = party_card_from_text(words[1]) if words[0] == "discard" else None
-                    if words[0] == "round":
-                        moves[:] = 0.0
-                elif words[0].startswith("p") and len(words) >= 2 and words[1] in ("draw", "quit", "play"):
-                    seat = (int(words[0][1:]) - player) % state.n
-                    if words[1] == "play":
-                        top = party_card_from_text(words[2])
-                    elif top is not None:
-                        moves[seat, 0 if words[1] == "draw" else 1, top] += 1.0 / COPIES
-
-    def string_from(self, state: LamaSpielState, player: int) -> str:
-        if self.perfect_recall:
-            return f"p{player}: " + ", ".join(state.seen[player])
-        view = state.view(player)
-        return (
-            f"p{player} hand {' '.join(view['hand'])} | top {view['top_card']} | draw pile {view['draw_pile_count']}"
-            f" | hands {view['hand_sizes']} | quit {[int(q) for q in view['quit']]} | scores {view['scores']}"
-        )
 
 
 pyspiel.register_game(_TYPE, LamaSpielGame)

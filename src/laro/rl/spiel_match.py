@@ -21,7 +21,7 @@ import numpy as np
 import pyspiel
 from open_spiel.python.algorithms import ismcts, mcts
 
-from laro.bots import Bot, get_bot
+from laro.bots import Bot, check_table, get_bot
 from laro.games.lama.actions import ALL_ACTIONS
 from laro.rl.spiel_lama import LamaSpielState
 
@@ -57,6 +57,7 @@ def play_spiel_game(
             players.append(ismcts.ISMCTSBot(game, evaluator, 2.0, simulations, random_state=search_rng))
         else:
             players.append(get_bot(name, "lama"))
+            check_table(players[-1], len(seats), game.laro_options)
     bot_rng = random.Random(seed)
     state: LamaSpielState = game.new_initial_state()
     result = SpielGameResult(list(seats), [], (), ())

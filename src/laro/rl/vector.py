@@ -24,7 +24,9 @@ actions in the mask, another turn after a plus card, the pink llama's 20 points 
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -63,26 +65,46 @@ Deal = tuple[npt.NDArray[np.int8], npt.NDArray[np.int8], npt.NDArray[np.int64]]
 Dealer = Callable[[npt.NDArray[np.int64], npt.NDArray[np.int64]], Deal]  # (game numbers, round numbers) -> Deal
 
 
-def numpy_dealer(num_players: int, seed: int | None, edition: str = "classic") -> Dealer:
+def numpy_dealer(num_players: int, seed: int | None, edition: str = "classic", bulk: int = 4096) -> Dealer:
     """Shuffled decks of the ``edition``'s 56 cards from numpy's generator (the default; fast, not the scalar
     engine's deals): each deck is ordered by 32-bit random keys, so it is a uniform shuffle but for ties (under 4
-    in 10 million decks)."""
-    cards = np.array(_EDITIONS[edition].cards, dtype=np.int8)
-    kinds = int(cards.max()) + 1
-    rng = np.random.default_rng(seed)
-    dealt = HAND_SIZE * num_players
-    seat_of = np.repeat(np.arange(num_players), HAND_SIZE)  # the seat of each dealt card
-
-    def deal(games: npt.NDArray[np.int64], rounds: npt.NDArray[np.int64]) -> Deal:
-        m = len(games)
-        decks = cards[np.argsort(rng.integers(0, 2**32, (m, len(cards)), dtype=np.uint32), axis=1)]
-        slots = (np.arange(m)[:, None] * num_players + seat_of) * kinds + decks[:, :dealt]
-        hands = np.bincount(slots.reshape(-1), minlength=m * num_players * kinds).astype(np.int8)
-        return hands.reshape(m, num_players, kinds), decks[:, dealt:], rng.integers(num_players, size=m)
-
-    return deal
+    in 10 million decks). The decks are shuffled, their hands counted and the first round's starters drawn
+    ``bulk`` at a time (or as many as one call asks for, if more), and handed out in order."""
+    return _BulkDealer(num_players, seed, edition, bulk)
 
 
+class _BulkDealer:
+    def __init__(self, num_players: int, seed: int | None, edition: str, bulk: int) -> None:
+        self.cards = np.array(_EDITIONS[edition].cards, dtype=np.int8)
+        self.kinds = int(self.cards.max()) + 1
+        self.rng = np.random.default_rng(seed)
+        self.n, self.bulk = num_players, bulk
+        self.dealt = HAND_SIZE * num_players
+        self.seat_of = np.repeat(np.arange(num_players), HAND_SIZE)  # the seat of each dealt card
+        self.hands = np.zeros((0, num_players, self.kinds), np.int8)
+        self.rests = np.zeros((0, len(self.cards) - self.dealt), np.int8)
+        self.starters = np.zeros(0, np.int64)
+        self.at = 0
+
+    def _shuffle(self, m: int) -> None:
+        n, kinds, rng = self.n, self.kinds, self.rng
+        keys = rng.bit_generator.random_raw((m, len(self.cards) // 2)).view(np.uint32)  # 32 random bits a card
+        decks = self.cards[np.argsort(keys, axis=1)]
+        slots = (np.arange(m)[:, None] * n + self.seat_of) * kinds + decks[:, : self.dealt]
+        hands = np.bincount(slots.reshape(-1), minlength=m * n * kinds).astype(np.int8)
+        self.hands, self.rests = hands.reshape(m, n, kinds), decks[:, self.dealt :]
+        self.starters, self.at = rng.integers(n, size=m), 0
+
+    def __call__(self, games: npt.NDArray[np.int64], rounds: npt.NDArray[np.int64]) -> Deal:
+        m, at = len(games), self.at
+        if at + m > len(self.hands):
+            self._shuffle(max(self.bulk, m))
+            at = 0
+        self.at = at + m
+        return self.hands[at : at + m], self.rests[at : at + m], self.starters[at : at + m]
+
+
+@functools.cache
 def _following(n: int) -> npt.NDArray[np.int64]:
     """The next seat still in the round, by seat and quit bits."""
     following = np.zeros((n, 1 << n), dtype=np.int64)
@@ -116,6 +138,97 @@ def _legal_table(edition: type[LamaState], kinds: int) -> tuple[npt.NDArray[np.i
     return slots, legal
 
 
+_BYTE_LOW_BITS, _GATHER_BYTES = np.uint64(0x0101010101010101), np.uint64(0x0102040810204080)
+
+
+def _held(words: npt.NDArray[np.uint64]) -> npt.NDArray[np.int64]:
+    """For eight counts a word (one a byte, 0 to 8), one bit per count that is not 0: the bytes' low four bits
+    folded onto their lowest, then gathered into the top byte by one multiplication."""
+    folded = (words | (words >> np.uint64(1)) | (words >> np.uint64(2)) | (words >> np.uint64(3))) & _BYTE_LOW_BITS
+    held: npt.NDArray[np.int64] = ((folded * _GATHER_BYTES) >> np.uint64(56)).view(np.int64)
+    return held
+
+
+@dataclass(frozen=True, slots=True)
+class _Tables:
+    """An edition's lookups, made once: the follower slots and legal actions (see ``_legal_table``), the legal
+    row by top rank and cards held, and per legal row the number of legal actions and their list (padded)."""
+
+    slots: npt.NDArray[np.int64]
+    legal: npt.NDArray[np.bool_]
+    row_of: npt.NDArray[np.int16]
+    count: npt.NDArray[np.int64]
+    most: int
+    listed: npt.NDArray[np.int64]
+
+
+@functools.cache
+def _edition_tables(edition: str, kinds: int) -> _Tables:
+    slots, legal = _legal_table(_EDITIONS[edition], kinds)
+    width = 8 if kinds <= 8 else 16
+    count = legal.sum(axis=1)
+    most = int(count.max())
+    listed = np.zeros((len(legal), most), dtype=np.int64)
+    for row, actions in enumerate(legal):
+        found = np.flatnonzero(actions)
+        listed[row, : len(found)] = found
+    return _Tables(slots, legal, _rows_by_holding(slots, 1 << (len(slots) + 1), width), count, most, listed.reshape(-1))
+
+
+def _rows_by_holding(slots: npt.NDArray[np.int64], rows_per_rank: int, width: int) -> npt.NDArray[np.int16]:
+    """The row of the legal table (without its draw bit) by top rank and the card kinds held (one bit per kind,
+    ``width`` bits): the rank's first row plus one bit per follower slot whose card is held."""
+    held = np.arange(1 << width)
+    rows = np.zeros((NUM_KINDS, 1 << width), dtype=np.int16)
+    for rank in range(NUM_KINDS):
+        key = np.zeros(1 << width, dtype=np.int64)
+        for s in range(len(slots)):
+            key |= ((held >> slots[s][rank]) & 1) << s
+        rows[rank] = rank * rows_per_rank + key
+    return rows.reshape(-1)
+
+
+@functools.cache
+def _seat_flags(n: int) -> npt.NDArray[np.float32]:
+    """The seats' parts of the observation but for hand sizes and scores (left 0): has quit, is to move,
+    started the round, played the last card, from the player to move on; by a key of the quit bits, the player
+    to move, the starter and the last player (-1 for none)."""
+    flags = np.zeros((1 << n, n, n, n + 1, n, len(PER_SEAT)), dtype=np.float32)
+    seats = np.arange(n)
+    for quit_bits, mover, starter, last in np.ndindex(1 << n, n, n, n + 1):
+        seat = (mover + seats) % n
+        row = flags[quit_bits, mover, starter, last]
+        row[:, 1] = (quit_bits >> seat) & 1
+        row[:, 3] = seat == mover
+        row[:, 4] = seat == starter
+        row[:, 5] = seat == last - 1
+    return flags.reshape(-1, n * len(PER_SEAT))
+
+
+# every array with one row per game: what take and put copy
+_GAME_ROWS = (
+    "_hand_store",
+    "sizes",
+    "deck",
+    "draw_pos",
+    "top",
+    "_pile",
+    "_size_seen",
+    "_score_seen",
+    "quit_bits",
+    "current",
+    "starter",
+    "last_player",
+    "scores",
+    "round",
+    "game_number",
+    "final_scores",
+    "_legal_row",
+    "obs",
+    "mask",
+)
+
+
 class VectorLama:
     """``batch`` games of L.A.M.A. for ``num_players``; see the module docstring."""
 
@@ -137,25 +250,27 @@ class VectorLama:
         self.batch, self.num_players = batch, num_players
         self.end_score = int(self.options["end_score"])
         self.last_card_starts = self.options["next_round_starter"] == "last_card"
-        self.dealer = dealer or numpy_dealer(num_players, seed, self.options["edition"])
+        self.dealer = dealer or numpy_dealer(num_players, seed, self.options["edition"], bulk=max(256, batch))
         # the environments' encoding of this edition: its card kinds, and the scales of counts and sizes
         self.encoding = encoding = LamaEncoding(num_players, ALL_CARD_TEXT if self.party else CARD_TEXT)
         self.kinds = k = len(encoding.kinds)
         self._copies, self._deck_size = np.float32(1.0 / encoding.copies), encoding.deck_size
         self._rest = len(edition.cards) - HAND_SIZE * num_players  # discard + draw pile after the deal
         self._following = _following(num_players)
-        self._slots, self._legal = _legal_table(edition, k)
+        tables = _edition_tables(self.options["edition"], k)
+        self._slots, self._legal = tables.slots, tables.legal
         self.num_actions = self._legal.shape[1]
         self._width = len(self._slots)  # the follower slots of a key
-        self._first_is_rank = bool((self._slots[0] == np.arange(NUM_KINDS)).all())  # the classic game's: no lookup
         self._rows_per_rank = 1 << (self._width + 1)
         self._full = (1 << num_players) - 1
         n, b = num_players, batch
         self._rows = np.arange(b)
         self._seat_rows = self._rows * n
-        self._rotation = np.arange(n)
         self.obs_size = encoding.size
-        self.hands = np.zeros((b, n, k), dtype=np.int8)
+        # each hand in 8 or 16 bytes, so that the hand of the player to move is one word read per game
+        width = self._hand_width = 8 if k <= 8 else 16
+        self._hand_store = np.zeros((b, n, width), dtype=np.int8)
+        self._hand_views()
         self.sizes = np.zeros((b, n), dtype=np.int16)
         self.deck = np.zeros((b, self._rest), dtype=np.int8)
         self.draw_pos = np.zeros(b, dtype=np.int64)
@@ -171,58 +286,82 @@ class VectorLama:
         self.final_scores = np.zeros((b, n), dtype=np.int32)
         self.mask = np.zeros((b, self.num_actions), dtype=np.bool_)
         self.obs = np.zeros((b, self.obs_size), dtype=np.float32)
+        # the observation's parts kept from step to step: the top card (one-hot) and the discard pile (counts /
+        # copies) side by side, and each seat's score as the observation has it
+        self._pile = np.zeros((b, 2 * k), dtype=np.float32)
+        self._size_seen = np.zeros((b, n), dtype=np.float32)
+        self._score_seen = np.zeros((b, n), dtype=np.float32)
         # lookups that keep the inner loop to a few whole-array operations
         self._next_game = b
         self._deck_rows = self._rows * self._rest
-        self._obs_rows = self._rows * self.obs_size
-        self._hand_rows = self._rows * k
-        self._eye = np.eye(k, dtype=np.float32)
+        self._pile_rows = self._rows * 2 * k
+        self._row_of = tables.row_of
         self._rank = np.array(RANK[:k], dtype=np.int64)  # a plus card ranks as its number, the pink llama as a llama
         # per action index: the card it plays (-1: draw or quit), and whether it gives another turn (a plus card)
         self._card_of = np.array([-1 if a.card is None else a.card for a in ALL_ACTIONS[: self.num_actions]])
         self._again = np.array([a.card is not None and ANOTHER_TURN[a.card] for a in ALL_ACTIONS[: self.num_actions]])
-        self._rotations = (np.arange(n)[:, None] + np.arange(n)) % n  # seats from each seat's point of view
-        self._to_move = (np.arange(n) == 0).astype(np.float32)
-        self._seat_feats = np.zeros((b, n, len(PER_SEAT)), dtype=np.float32)  # by absolute seat
+        # the seats from each seat's point of view (itself first), as one word per seat
+        rotations = np.zeros((n, 8), dtype=np.int8)
+        rotations[:, :n] = (np.arange(n)[:, None] + np.arange(n)) % n
+        self._rotation_words = rotations.view(np.uint64).reshape(n)
+        self._seat_flags = _seat_flags(n)
         self._legal_flat = self._legal.reshape(-1)
-        self._legal_count = self._legal.sum(axis=1)
-        most = int(self._legal_count.max())
-        self._most_legal = most
-        self._legal_list = np.array([np.pad(np.flatnonzero(row), (0, most - row.sum())) for row in self._legal])
-        self._legal_list = self._legal_list.reshape(-1)
+        self._legal_count, self._most_legal, self._legal_list = tables.count, tables.most, tables.listed
         self._legal_row = np.zeros(b, dtype=np.int64)
+
+    def _hand_views(self) -> None:
+        """The hands as card counts, and as one word per hand, over the same bytes."""
+        self.hands = self._hand_store[:, :, : self.kinds]
+        self._hand_words = self._hand_store.view(np.dtype((np.void, self._hand_width))).reshape(-1)
+
+    def take(self, games: npt.NDArray[np.int64]) -> VectorLama:
+        """A new engine holding a copy of ``games`` (indices), to be stepped apart (cheaper than this whole batch
+        when they are few) and given back with :meth:`put`; it deals from the same dealer."""
+        part = VectorLama(len(games), self.num_players, options=self.options, dealer=self.dealer)
+        for name in _GAME_ROWS:
+            setattr(part, name, getattr(self, name)[games])
+        part._hand_views()
+        part._next_game = self._next_game
+        return part
+
+    def put(self, games: npt.NDArray[np.int64], part: VectorLama) -> None:
+        """Give back ``games`` taken with :meth:`take`, as ``part`` has played them (a new observation array)."""
+        self.obs, self.mask = self.obs.copy(), self.mask.copy()
+        for name in _GAME_ROWS:
+            getattr(self, name)[games] = getattr(part, name)
+        self._next_game = part._next_game
+        self.games_finished += part.games_finished
 
     # -- dealing ------------------------------------------------------------------------------------------
 
-    def _deal(self, games: npt.NDArray[np.int64], starters: npt.NDArray[np.int64] | None) -> None:
+    def _deal(self, games: npt.NDArray[np.int64], starters: npt.NDArray[np.int64]) -> None:
+        """Deal a round in each of ``games``, started by ``starters`` (-1: a new game, whose starter is drawn)."""
         hands, rest, drawn_starters = self.dealer(self.game_number[games], self.round[games])
         k = self.kinds
         self.hands[games] = hands
         self.sizes[games] = HAND_SIZE
+        self._size_seen[games] = HAND_SIZE / self._deck_size
         self.deck[games] = rest
         self.draw_pos[games] = 1
         top = rest[:, 0].astype(np.int64)
         self.top[games] = top
-        self.obs[games, 2 * k : 3 * k] = 0.0
-        self.obs[games, 2 * k + top] = self._copies
+        pile = np.zeros((len(games), 2 * k), dtype=np.float32)
+        pile[np.arange(len(games)), top] = 1.0
+        pile[np.arange(len(games)), k + top] = self._copies
+        self._pile[games] = pile
         self.quit_bits[games] = 0
         self.last_player[games] = -1
-        chosen = drawn_starters if starters is None else starters
+        chosen = np.where(starters >= 0, starters, drawn_starters)
         self.starter[games] = chosen
         self.current[games] = chosen
-        feats = self._seat_feats[games]
-        feats[:, :, 0] = HAND_SIZE / self._deck_size
-        feats[:, :, 1] = 0.0
-        feats[:, :, 4] = self._rotation == chosen[:, None]
-        self._seat_feats[games] = feats
 
     def reset(self) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_]]:
         """Start ``batch`` new games; the observations and masks of the players to move."""
         everyone = self._rows.astype(np.int64)
         self.scores[:] = 0
         self.round[:] = 1
-        self._seat_feats[:] = 0.0
-        self._deal(everyone, None)
+        self._score_seen[:] = 0.0
+        self._deal(everyone, np.full(self.batch, -1))
         self._observe()
         return self.obs, self.mask
 
@@ -234,14 +373,33 @@ class VectorLama:
         actions: npt.NDArray[np.int64] = self._legal_list[self._legal_row * self._most_legal + choice]
         return actions
 
+    def restart(self, games: npt.NDArray[np.int64]) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_]]:
+        """Abandon ``games`` (indices) and start new ones in their place; the observations and masks of the players
+        to move in every game."""
+        games = np.asarray(games, dtype=np.int64)
+        if len(games):
+            self.game_number[games] = self._next_game + np.arange(len(games))
+            self._next_game += len(games)
+            self.scores[games] = 0
+            self.round[games] = 1
+            self._score_seen[games] = 0.0
+            self._deal(games, np.full(len(games), -1))
+        self._observe()
+        return self.obs, self.mask
+
     def step(
-        self, actions: npt.NDArray[np.integer[Any]]
+        self, actions: npt.NDArray[np.integer[Any]], active: npt.NDArray[np.bool_] | None = None
     ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_], npt.NDArray[np.float32], npt.NDArray[np.bool_]]:
-        """Apply one action per game; returns observations, masks, rewards ``(batch, n)`` and ``done``."""
+        """Apply one action per game; returns observations, masks, rewards ``(batch, n)`` and ``done``. With
+        ``active``, only the games where it is true move (the others' actions are not read)."""
         a = np.asarray(actions, dtype=np.int64)
+        if a.shape != (self.batch,):
+            raise IllegalActionError(self._why(a))
+        if active is not None:
+            active = np.asarray(active, dtype=np.bool_)
+            a = np.where(active, a, _QUIT)  # always legal; taken nowhere
         if (
-            a.shape != (self.batch,)
-            or a.min() < 0
+            a.min() < 0
             or a.max() >= self.num_actions
             or not self._legal_flat[self._legal_row * self.num_actions + a].all()
         ):
@@ -255,25 +413,32 @@ class VectorLama:
             played = a
             is_play = a < k
         is_draw = a == _DRAW
+        is_quit = a == _QUIT
+        if active is not None:
+            is_play, is_draw, is_quit = is_play & active, is_draw & active, is_quit & active
         seat_row = self._seat_rows + p
         drawn = self.deck.reshape(-1)[self._deck_rows + np.minimum(self.draw_pos, self._rest - 1)]
         card = np.where(is_play, played, drawn)
         delta = is_draw.astype(np.int8) - is_play
-        self.hands.reshape(-1)[seat_row * k + card] += delta
+        self._hand_store.reshape(-1)[seat_row * self._hand_width + card] += delta
         sizes = self.sizes.reshape(-1)
         sizes[seat_row] += delta
+        self._size_seen.reshape(-1)[seat_row] = sizes[seat_row] / self._deck_size
         self.draw_pos += is_draw
-        self.top = np.where(is_play, played, self.top)
-        self.obs.reshape(-1)[self._obs_rows + 2 * k + np.where(is_play, played, 0)] += is_play * self._copies
+        top = np.where(is_play, played, self.top)
+        pile = self._pile.reshape(-1)
+        pile[self._pile_rows + self.top] -= is_play  # the old top card's one-hot off, the new one's on
+        pile[self._pile_rows + top] += is_play
+        pile[self._pile_rows + k + top] += is_play * self._copies
+        self.top = top
         self.last_player = np.where(is_play, p, self.last_player)
-        self.quit_bits |= (a == _QUIT) << p
-        seat_feats = self._seat_feats.reshape(-1, len(PER_SEAT))
-        seat_feats[seat_row, 0] = sizes[seat_row] / self._deck_size
-        seat_feats[seat_row, 1] = (self.quit_bits >> p) & 1
+        self.quit_bits |= is_quit << p
         ended = (is_play & (sizes[seat_row] == 0)) | (self.quit_bits == self._full)
         self.current = self._following[p, self.quit_bits]
         if self.party:  # a plus card: the same player again (a last card ends the round below all the same)
             self.current = np.where(self._again[a], p, self.current)
+        if active is not None:
+            self.current = np.where(active, self.current, p)
         rewards = np.zeros((self.batch, self.num_players), dtype=np.float32)
         done = np.zeros(self.batch, dtype=np.bool_)
         if ended.any():
@@ -311,6 +476,10 @@ class VectorLama:
         scores[m, by] -= returned * emptied
         over = scores.max(axis=1) >= self.end_score
         self.scores[games] = scores
+        if self.last_card_starts:
+            last = self.last_player[games]
+            by = np.where(last >= 0, last, by)
+        self.round[games] = np.where(over, 1, self.round[games] + 1)
         if over.any():
             finished = games[over]
             final = scores[over]
@@ -322,40 +491,32 @@ class VectorLama:
             self.game_number[finished] = self._next_game + np.arange(len(finished))
             self._next_game += len(finished)
             self.scores[finished] = 0
-            self.round[finished] = 1
-            self._deal(finished, None)
-        going = games[~over]
-        if len(going):
-            last = self.last_player[going]
-            by_going = by[~over]
-            starters = np.where(last >= 0, last, by_going) if self.last_card_starts else by_going
-            self.round[going] += 1
-            self._deal(going, starters)
-        self._seat_feats[games, :, 2] = np.minimum(1.0, self.scores[games] / self.end_score)
+        self._deal(games, np.where(over, -1, by))
+        self._score_seen[games] = np.minimum(1.0, self.scores[games] / self.end_score)
 
     def _observe(self) -> None:
-        """The masks and observations of the players to move."""
-        k, c, top = self.kinds, self.current, self.top
-        hand_rows = self._seat_rows + c
-        hand = self.hands.reshape(-1, k)[hand_rows]
-        hand_flat = hand.reshape(-1)
-        rank = self._rank[top] if self.party else top
-        slots, at = self._slots, self._hand_rows
-        key = hand_flat[at + (rank if self._first_is_rank else slots[0][rank])] > 0
-        for s in range(1, self._width):
-            key = key | ((hand_flat[at + slots[s][rank]] > 0) << s)
+        """The masks and observations of the players to move: a new observation array each step, written in a few
+        whole-array steps (the seats' flags from one table, the hands and seats read a word per game)."""
+        k, n, b, c = self.kinds, self.num_players, self.batch, self.current
+        words = self._hand_words.take(self._seat_rows + c).view("<u8").reshape(b, -1)
+        hand = words.view(np.int8)
+        held = _held(words[:, 0])
+        if words.shape[1] > 1:  # the Party Edition's kinds 8 to 13
+            held |= _held(words[:, 1]) << 8
+        rank = self._rank[self.top] if self.party else self.top
         may_draw = (self.draw_pos < self._rest) & ((self.quit_bits | (1 << c)) != self._full)
-        self._legal_row = rank * self._rows_per_rank + key + (may_draw << self._width)
-        self.mask = self._legal[self._legal_row]
-        obs = self.obs
-        obs[:, :k] = hand.astype(np.float32) * self._copies
-        obs[:, k : 2 * k] = self._eye[top]
+        self._legal_row = self._row_of[(rank << self._hand_width) | held] + (may_draw << self._width)
+        self.mask = self._legal.take(self._legal_row, axis=0)
+        obs = self.obs = np.empty((b, self.obs_size), dtype=np.float32)
+        np.multiply(hand[:, :k], self._copies, out=obs[:, :k])
+        obs[:, k : 3 * k] = self._pile
         obs[:, 3 * k] = (self._rest - self.draw_pos) / self._deck_size
-        feats = self._seat_feats
-        feats[:, :, 5] = self._rotation == self.last_player[:, None]
-        rotated = feats.reshape(-1, len(PER_SEAT))[self._seat_rows[:, None] + self._rotations[c]]
-        rotated[:, :, 3] = self._to_move
-        obs[:, 3 * k + 1 :] = rotated.reshape(self.batch, -1)
+        flags = ((self.quit_bits * n + c) * n + self.starter) * (n + 1) + self.last_player + 1
+        obs[:, 3 * k + 1 :] = self._seat_flags.take(flags, axis=0)
+        seats = obs[:, 3 * k + 1 :].reshape(b, n, len(PER_SEAT))
+        seat = self._seat_rows[:, None] + self._rotation_words.take(c).view(np.int8).reshape(b, 8)[:, :n]
+        seats[:, :, 0] = self._size_seen.reshape(-1).take(seat)
+        seats[:, :, 2] = self._score_seen.reshape(-1).take(seat)
 
     def _why(self, a: npt.NDArray[np.int64]) -> str:
         if a.shape != (self.batch,):

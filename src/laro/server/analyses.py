@@ -5,7 +5,9 @@ server's own process: a worker process of its own (not the bots', so no bot wait
 ``nice`` 10, and the server answers everyone else meanwhile. Only a table that is over is analysed: its record
 then holds everything, seed included, and nobody can learn a hidden card still in play. A finished analysis is
 kept in the store under its seat and settings, so it is made once and read back after a restart. At most
-:data:`MAX_PENDING` analyses wait or run at once; beyond that the server is ``busy``.
+:data:`MAX_PENDING` analyses wait or run at once; beyond that the server is ``busy``. One address may have at most
+``per_address`` of them under way (:data:`PER_ADDRESS`; more is ``too_many``), so that one stranger cannot take
+every slot.
 
 Several processes on one store make each analysis once: the process that is asked first claims it in the store
 (a row with a claimed-until time, taken with one conditional statement, so of two claimants one wins) and
@@ -18,10 +20,10 @@ the same figures.
 
 >>> import asyncio
 >>> from laro.server.store import SQLiteStore
->>> from laro.server.tables import Table
->>> table, _ = Table.create("lama", 2, {}, {0: "heuristic", 1: "heuristic"}, seed=3)
+>>> from laro.server.table import create, make_bot_event
+>>> table, _ = create("lama", 2, {}, {0: "heuristic", 1: "heuristic"}, created=0.0, seed=3)
 >>> while not table.over:
-...     table.apply(table.make_bot_event())
+...     table.apply(make_bot_event(table), now=1.0)
 >>> async def analysed() -> str:
 ...     async with SQLiteStore(":memory:") as store:
 ...         await store.create_table(table.meta)
@@ -49,15 +51,17 @@ from laro.bots.analysis import ANALYSIS_FORMAT, AnalysisError, analyse, default_
 from laro.core import GameRecord, JSONDict, RecordError
 from laro.server.bot_pool import close_workers, worker_processes
 from laro.server.cluster import process_name
+from laro.server.errors import Code, Refusal
 from laro.server.records import record_of
 from laro.server.store import Store, StoreError
-from laro.server.tables import Refusal, Table
+from laro.server.table import Table
 
-__all__ = ["CLAIM_SECONDS", "MAX_PENDING", "SEED", "Analyses"]
+__all__ = ["CLAIM_SECONDS", "MAX_PENDING", "PER_ADDRESS", "SEED", "Analyses"]
 
 log = logging.getLogger("laro.server.analyses")
 
 MAX_PENDING = 4  # analyses waiting or running at once, server-wide
+PER_ADDRESS = 1  # analyses one address may have under way at once
 SEED = 0  # the search's seed for every analysis the server makes
 CLAIM_SECONDS = 3.0  # how long a claim of making an analysis lasts, renewed every third of it while it is made
 
@@ -71,8 +75,12 @@ class Analyses:
     """The analyses of finished tables: ``workers`` processes (1), or a thread of the server's own when 0.
     ``claim_seconds``: how long a claim of the making of an analysis lasts unless renewed (see the module)."""
 
-    def __init__(self, store: Store, workers: int = 1, claim_seconds: float = CLAIM_SECONDS) -> None:
+    def __init__(
+        self, store: Store, workers: int = 1, claim_seconds: float = CLAIM_SECONDS, per_address: int = PER_ADDRESS
+    ) -> None:
         self.store = store
+        self.per_address = per_address
+        self._askers: dict[tuple[str, int], str] = {}  # an analysis under way -> the address that asked for it
         self.workers = workers
         self.claim_seconds = claim_seconds
         self.me = process_name()  # this process's name in the store's claims
@@ -93,9 +101,11 @@ class Analyses:
     @staticmethod
     def _check(table: Table, seat: object) -> int:
         if not table.over:
-            raise Refusal("not_over", "a game is analysed once it is over")
+            raise Refusal(Code.NOT_OVER, "a game is analysed once it is over")
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < table.meta.num_players:
-            raise Refusal("bad_request", f"give the seat to analyse: a number from 0 to {table.meta.num_players - 1}")
+            raise Refusal(
+                Code.BAD_REQUEST, f"give the seat to analyse: a number from 0 to {table.meta.num_players - 1}"
+            )
         return seat
 
     async def look(self, table: Table, seat: object) -> JSONDict:
@@ -115,21 +125,27 @@ class Analyses:
                 return {"status": "running"}  # by another process
         except StoreError as error:
             log.warning("table %s: cannot read its analysis: %s", table.meta.id, error)
-            raise Refusal("unavailable", "the server cannot read that analysis now; try again") from None
+            raise Refusal(Code.UNAVAILABLE, "the server cannot read that analysis now; try again") from None
         return {"status": "none"} if kept is None else {"status": "done", "analysis": kept}
 
-    async def request(self, table: Table, seat: object) -> JSONDict:
-        """The analysis of ``seat`` if it is kept, else see that it is made: ``{"status": "running"}``. The
-        process that claims it makes it; one that finds it claimed waits for it in the store, and makes it itself
-        if the claim runs out without it (its maker died)."""
+    async def request(self, table: Table, seat: object, address: str | None = None) -> JSONDict:
+        """The analysis of ``seat`` if it is kept, else see that it is made (asked by ``address``):
+        ``{"status": "running"}``. The process that claims it makes it; one that finds it claimed waits for it in
+        the store, and makes it itself if the claim runs out without it (its maker died)."""
         found = await self.look(table, seat)
         if found["status"] == "done" or (found["status"] == "running" and (table.meta.id, seat) in self._pending):
             return found
         seat = self._check(table, seat)
+        if address is not None and list(self._askers.values()).count(address) >= self.per_address:
+            raise Refusal(
+                Code.TOO_MANY, f"at most {self.per_address} analyses of your address at once; ask again once it is made"
+            )
         if len(self._pending) >= MAX_PENDING:
-            raise Refusal("busy", f"the server is analysing {MAX_PENDING} games already; try again in a minute")
+            raise Refusal(Code.BUSY, f"the server is analysing {MAX_PENDING} games already; try again in a minute")
         flight = (table.meta.id, seat)
         record = record_of(table, None)
+        if address is not None:
+            self._askers[flight] = address
         self._pending[flight] = asyncio.create_task(self._see_made(table, seat, record))
         return {"status": "running"}
 
@@ -159,6 +175,7 @@ class Analyses:
             self._failed[flight] = f"the analysis could not be made ({type(error).__name__})"
         finally:
             self._pending.pop(flight, None)
+            self._askers.pop(flight, None)
 
     async def _claim(self, table_id: str, key: str) -> bool:
         now = time.time()

@@ -26,6 +26,7 @@ import sys
 import tempfile
 import time
 import urllib.request
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -82,7 +83,8 @@ class ServerBenchReport:
                 "mean": round(1000 * statistics.fmean(self.latencies), 2) if self.latencies else None,
             },
             "errors": len(self.errors),
-            "error_samples": self.errors[:5],
+            "error_kinds": dict(Counter(":".join(error.split(":")[:2]) for error in self.errors).most_common()),
+            "error_samples": list(dict.fromkeys(self.errors))[:5],
             "lost": self.lost,
         }
 
@@ -109,17 +111,33 @@ def _get(base: str, path: str) -> dict[str, Any]:
         return data
 
 
+# what a client meets when the server is too busy to answer: counted as errors, and the client tries again
+_CLIENT_FAILURES: tuple[type[Exception], ...] = (OSError, TimeoutError, ValueError, KeyError)
+_RETRY_AFTER = 0.5  # seconds a client waits before it tries again
+
+
 class _Run:
-    def __init__(self, base: str, report: ServerBenchReport, deadline: float, offset: int = 0) -> None:
+    def __init__(
+        self, base: str, report: ServerBenchReport, deadline: float, offset: int = 0, open_timeout: float = 10.0
+    ) -> None:
         self.offset = offset  # the tables' numbers start here (their clients' random generators follow from them)
         self.base = base
         self.ws_base = base.replace("http://", "ws://")
         self.report = report
         self.deadline = deadline
+        self.open_timeout = open_timeout  # for a WebSocket's opening handshake
         self.acknowledged: dict[str, int] = {}  # table id -> highest seq a client saw
 
+    def failed(self, what: str, error: BaseException) -> None:
+        """Count a request or connection that failed (the run goes on)."""
+        self.report.errors.append(f"{what}: {type(error).__name__}: {error}")
+
+    async def pause(self) -> None:
+        await asyncio.sleep(max(0.0, min(_RETRY_AFTER, self.deadline - time.monotonic())))
+
     async def table_loop(self, number: int) -> None:
-        """Keep one table playing until the deadline, starting a new game when one ends."""
+        """Keep one table playing until the deadline, starting a new game when one ends; a table that cannot be
+        created or joined is counted as an error and tried again."""
         rng = random.Random(self.offset + number)
         players, bots = self.report.players, self.report.bots
         body = {
@@ -128,15 +146,20 @@ class _Run:
             "bots": {str(players - 1 - i): "heuristic" for i in range(bots)},
         }
         while time.monotonic() < self.deadline:
-            created = await asyncio.to_thread(_post, self.base, "/api/tables", body)
-            table_id = created["id"]
-            for seat in created["seats"]:
-                await asyncio.to_thread(
-                    _post,
-                    self.base,
-                    f"/api/tables/{table_id}/seats/{seat['seat']}/join",
-                    {"token": seat["token"], "name": f"bench{seat['seat']}"},
-                )
+            try:
+                created = await asyncio.to_thread(_post, self.base, "/api/tables", body)
+                table_id = created["id"]
+                for seat in created["seats"]:
+                    await asyncio.to_thread(
+                        _post,
+                        self.base,
+                        f"/api/tables/{table_id}/seats/{seat['seat']}/join",
+                        {"token": seat["token"], "name": f"bench{seat['seat']}"},
+                    )
+            except _CLIENT_FAILURES as error:
+                self.failed("new table", error)
+                await self.pause()
+                continue
             finished = await asyncio.gather(
                 *(self.seat_loop(table_id, seat["token"], random.Random(rng.random())) for seat in created["seats"])
             )
@@ -144,11 +167,25 @@ class _Run:
                 self.report.games_finished += 1
 
     async def seat_loop(self, table_id: str, token: str, rng: random.Random) -> bool:
-        """Play one seat: on each turn think, act, and time the answer. True if the game ended."""
+        """Play one seat until its game ends (True) or time is up (False). A client that cannot connect, or whose
+        connection drops, is counted as an error and connects again, as a player's browser does."""
+        from websockets.exceptions import WebSocketException
+
+        failures: tuple[type[Exception], ...] = (*_CLIENT_FAILURES, WebSocketException)
+        while time.monotonic() < self.deadline:
+            try:
+                return await self.play_seat(table_id, token, rng)
+            except failures as error:
+                self.failed("client", error)
+                await self.pause()
+        return False
+
+    async def play_seat(self, table_id: str, token: str, rng: random.Random) -> bool:
+        """One connection of a seat: on each turn think, act, and time the answer. True if the game ended."""
         import websockets
 
         url = f"{self.ws_base}/ws/tables/{table_id}"
-        async with websockets.connect(url, max_size=2**22) as ws:
+        async with websockets.connect(url, max_size=2**22, open_timeout=self.open_timeout) as ws:
             await ws.send(json.dumps({"type": "hello", "token": token}))
             sent_at: float | None = None
             sent_seq = -1
@@ -216,8 +253,11 @@ def run_server_bench(
             asyncio.run(_main(run, tables))
             report.seconds = time.monotonic() - start
             for table_id, seen in run.acknowledged.items():
-                if _get(served.base, f"/api/tables/{table_id}")["seq"] < seen:
-                    report.lost += 1
+                try:
+                    if _get(served.base, f"/api/tables/{table_id}")["seq"] < seen:
+                        report.lost += 1
+                except _CLIENT_FAILURES as error:
+                    run.failed(f"checking table {table_id}", error)
             reports.append(report)
     for report in reports:
         report.server_log_tail = served.log_tail
@@ -265,6 +305,7 @@ _ONE_ADDRESS = (
     "--tables-per-address=100000",
     "--connections-per-address=100000",
     "--websockets-per-address=100000",
+    "--hellos-per-address=100000",  # hundreds of clients connect at once: on a busy machine not all say hello in 1 s
 )
 
 
@@ -278,11 +319,21 @@ def _start_heavy(base: str, heavy: int) -> None:
 
 
 async def _main(run: _Run, tables: int) -> None:
-    await asyncio.gather(*(run.table_loop(number) for number in range(tables)))
+    """Every table until the deadline; a table that failed in a way not foreseen is counted, the others go on."""
+    outcomes = await asyncio.gather(*(run.table_loop(number) for number in range(tables)), return_exceptions=True)
+    for number, outcome in enumerate(outcomes):
+        if isinstance(outcome, Exception):
+            run.failed(f"table {run.offset + number}", outcome)
+        elif isinstance(outcome, BaseException):
+            raise outcome  # Ctrl+C and the like stop the run
+
+
+_START_SECONDS = 60.0  # a busy machine may take a while to start a Python server
 
 
 def _wait_for(base: str, server: subprocess.Popen[bytes], log_path: Path) -> None:
-    for _ in range(200):
+    deadline = time.monotonic() + _START_SECONDS
+    while time.monotonic() < deadline:
         if server.poll() is not None:
             raise RuntimeError(f"the server did not start: {log_path.read_text(errors='replace')[-500:]}")
         try:
@@ -290,4 +341,4 @@ def _wait_for(base: str, server: subprocess.Popen[bytes], log_path: Path) -> Non
             return
         except OSError:
             time.sleep(0.05)
-    raise RuntimeError("the server did not answer within 10 seconds")
+    raise RuntimeError(f"the server did not answer within {_START_SECONDS:g} seconds")

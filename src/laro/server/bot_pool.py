@@ -1,17 +1,21 @@
 """Bots think in worker processes, at a lower priority, so that no bot ever delays a person's action.
 
-A bot turn (:class:`laro.server.tables.BotTurn`: the bot itself, its seat's observation, the legal actions and its
+A bot turn (:class:`laro.server.table.BotTurn`: the bot itself, its seat's observation, the legal actions and its
 random generator) is sent to a worker process, decided there, and comes back with the bot as it is after deciding,
 so a search bot's memory of the game (its reading of the other hands) follows it from move to move. The workers
 run at ``nice`` 10: when people's actions and bots' thinking compete for the cores, the operating system gives the
-server's own process the turn first. Each table has at most one bot turn in flight and the pool takes turns in the
-order they came, so busy tables share the workers fairly, one decision at a time.
+server's own process the turn first. Each table has at most one bot turn in flight, and the pool shares the workers
+fairly between the addresses that made the tables: the turns wait in one line per address (a table of no known
+address, as after a restart, has a line of its own), and whenever a worker is free the next line in turn sends
+its oldest turn. However many tables of bots one stranger makes, another's bot waits for at most one decision of
+each other address with turns waiting.
 
-A bot of a kind that never searches (``random``, ``heuristic``) that has proved cheap — on average under half a
-millisecond a decision, as measured (random bots; L.A.M.A.'s heuristic takes a few microseconds) — decides in
-the server's own process instead: sending it to a worker and back would cost the server more than the decision
-itself. Should it grow slower, it goes back to the workers. A searching bot always thinks in a worker, however
-quick some of its moves are.
+A bot of a kind that never searches (``random``, ``heuristic``) decides its first move in the server's own process
+(so the first move of a table never waits for the workers to start), and goes on doing so while it proves cheap —
+on average under half a millisecond a decision, as measured (random bots; L.A.M.A.'s heuristic takes a few
+microseconds): sending it to a worker and back would cost the server more than the decision itself. Should it
+grow slower, it goes to the workers. A searching bot always thinks in a worker, however quick some of its moves
+are; the workers are started in the background as soon as a table seats one (:meth:`BotPool.prepare`).
 
 ``workers=0`` decides in a thread of the server's own process instead (for tests and tiny servers).
 
@@ -22,12 +26,12 @@ process may end without a word from the tracker about leaked semaphores — even
 ``laro serve --workers`` does. A worker also ends by itself when the server's process dies, however it dies.
 
 >>> import asyncio
->>> from laro.server.tables import Table
->>> table, _ = Table.create("lama", 2, {}, {0: "random", 1: "random"}, seed=3)
+>>> from laro.server.table import bot_turn, create
+>>> table, _ = create("lama", 2, {}, {0: "random", 1: "random"}, created=0.0, seed=3)
 >>> async def one_move() -> str:
 ...     pool = BotPool(workers=0)
 ...     try:
-...         return (await pool.decide(table, table.bot_turn()))["type"]
+...         return (await pool.decide(table, bot_turn(table))).type
 ...     finally:
 ...         pool.close()
 >>> asyncio.run(one_move())
@@ -39,17 +43,20 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import ctypes
+import functools
 import multiprocessing
 import os
 import signal
 import sys
 import time
+from collections import OrderedDict, deque
+from collections.abc import Iterable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
-from laro.core import JSONDict
-from laro.server.tables import BotTurn, Table
+from laro.server.table import BotTurn, Table, bot_done
+from laro.server.table.events import Act
 
 __all__ = ["BotPool", "close_workers", "default_workers", "worker_processes"]
 
@@ -117,6 +124,8 @@ class BotPool:
         self.workers = default_workers() if workers is None else workers
         self._executor: Executor | None = None
         self._cost: dict[tuple[str, str], float] = {}  # (game, bot) -> average seconds a decision takes
+        self._lines: OrderedDict[str, deque[tuple[asyncio.Future[Any], BotTurn]]] = OrderedDict()  # per address
+        self._busy = 0  # turns in the workers now
 
     def _pool(self) -> Executor:
         if self._executor is None:
@@ -127,21 +136,63 @@ class BotPool:
         """Start the workers now (each imports laro's bots), so the first bot turn does not wait for them."""
         await asyncio.get_running_loop().run_in_executor(self._pool(), _ready)
 
-    async def decide(self, table: Table, turn: BotTurn) -> JSONDict:
-        """The event of ``turn``'s decision (made in a worker), its bot's memory kept by ``table``."""
+    def prepare(self, bots: Iterable[str]) -> None:
+        """Start the workers in the background if any of ``bots`` will think in them and they are not started."""
+        if self._executor is None and any(bot not in NEVER_SEARCH for bot in bots):
+            self._pool().submit(_ready)
+
+    async def decide(self, table: Table, turn: BotTurn, address: str | None = None) -> Act:
+        """The event of ``turn``'s decision (made in a worker, in the line of the ``address`` that made the
+        table), its bot's memory kept by ``table``."""
         key = (table.game.name, turn.name)
         cost = self._cost.get(key)
         if self.inline(*key):
             action, thought, seconds = _decide(turn)
         else:
-            loop = asyncio.get_running_loop()
+            line = address if address is not None else f"table {table.meta.id}"
             try:
-                action, thought, seconds = await loop.run_in_executor(self._pool(), _decide, turn)
+                action, thought, seconds = await self._in_line(line, turn)
             except BrokenProcessPool:  # a worker died (killed, out of memory): start afresh, think once more
                 self._restart()
-                action, thought, seconds = await loop.run_in_executor(self._pool(), _decide, turn)
+                action, thought, seconds = await self._in_line(line, turn)
         self._cost[key] = seconds if cost is None else (1 - _WEIGHT) * cost + _WEIGHT * seconds
-        return table.bot_done(thought, action)
+        return bot_done(table, thought, action)
+
+    async def _in_line(self, line: str, turn: BotTurn) -> tuple[Any, BotTurn, float]:
+        """``turn`` decided in a worker, when its line's turn comes (see the module's notes)."""
+        decided: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._lines.setdefault(line, deque()).append((decided, turn))
+        self._send()
+        result: tuple[Any, BotTurn, float] = await decided
+        return result
+
+    def _send(self) -> None:
+        """While a worker is free: the next line in turn sends its oldest turn."""
+        while self._busy < max(1, self.workers) and self._lines:
+            line, waiting = next(iter(self._lines.items()))
+            decided, turn = waiting.popleft()
+            if waiting:
+                self._lines.move_to_end(line)  # its next turn waits for the other lines' turns
+            else:
+                del self._lines[line]
+            if decided.cancelled():
+                continue
+            self._busy += 1
+            asyncio.wrap_future(self._pool().submit(_decide, turn)).add_done_callback(
+                functools.partial(self._done, decided)
+            )
+
+    def _done(self, decided: asyncio.Future[Any], thought: asyncio.Future[Any]) -> None:
+        self._busy -= 1
+        if not decided.cancelled():
+            error = None if thought.cancelled() else thought.exception()
+            if thought.cancelled():
+                decided.cancel()
+            elif error is not None:
+                decided.set_exception(error)
+            else:
+                decided.set_result(thought.result())
+        self._send()
 
     def cost(self, game: str, bot: str) -> float | None:
         """The average seconds ``bot`` has taken to decide (None before its first decision)."""
@@ -150,7 +201,7 @@ class BotPool:
     def inline(self, game: str, bot: str) -> bool:
         """Whether ``bot`` now decides in the server's own process (it has proved cheap)."""
         cost = self._cost.get((game, bot))
-        return bot in NEVER_SEARCH and cost is not None and cost < INLINE_BELOW
+        return bot in NEVER_SEARCH and (cost is None or cost < INLINE_BELOW)
 
     def _restart(self, at_once: bool = False) -> None:
         executor, self._executor = self._executor, None

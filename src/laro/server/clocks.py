@@ -23,14 +23,26 @@ never charged to anyone.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["PROFILES", "ClockError", "ClockSpec", "Clocks", "clock_spec", "default_profile", "profiles"]
+__all__ = [
+    "HANDOVER_AFTER",
+    "PROFILES",
+    "ClockError",
+    "ClockSpec",
+    "Clocks",
+    "clock_spec",
+    "default_profile",
+    "profiles",
+]
 
 ROUND_PAUSE = 8.0  # seconds a round's end is shown before the next round starts (sooner when everyone is ready)
 RESUME_GRACE = 30.0  # at least this many seconds for the seat to act after a restart
 AWAY_AFTER = 120.0  # seconds without a connection, on its turn, before a seat is handed to its stand-in
+HANDOVER_AFTER = 60.0  # seconds without a connection before another player may hand a seat to its stand-in
+CORRESPONDENCE = 3600.0  # a clock giving each turn this long or longer is played over days (``daily``)
 BOUNDS = {"bank": (10.0, 86400.0), "increment": (0.0, 3600.0), "per_turn": (10.0, 7 * 86400.0)}
 
 
@@ -54,6 +66,17 @@ class ClockSpec:
             return self.per_turn
         assert self.bank is not None
         return min(self.bank, max(30.0, 3 * self.increment))
+
+    @property
+    def correspondence(self) -> bool:
+        """A clock of an hour or more a turn (``daily``): its players come and go between their turns, so a player
+        without a connection is neither taken for away nor handed over before their turn's time runs out."""
+        return self.per_turn is not None and self.per_turn >= CORRESPONDENCE
+
+    def gone_limit(self, seconds: float) -> float:
+        """How long a player may be without a connection before it counts (``seconds``; never, at a
+        :attr:`correspondence` clock)."""
+        return math.inf if self.correspondence else seconds
 
     def to_json(self) -> dict[str, Any]:
         return {"name": self.name, "bank": self.bank, "increment": self.increment, "per_turn": self.per_turn}
@@ -161,6 +184,11 @@ class Clocks:
             return
         self.charge(at)
         self.banks[seat] += self.spec.increment
+        self.turn_seat = None
+
+    def stop(self, at: float) -> None:
+        """The running turn is taken from its player at ``at`` (handed to a stand-in): charged, with no increment."""
+        self.charge(at)
         self.turn_seat = None
 
     def timed_out(self, seat: int) -> None:

@@ -1,5 +1,6 @@
-"""Several server processes on one PostgreSQL store, as one server: the :class:`~laro.server.sharing.Peers` of
-a :class:`~laro.server.sharing.SharedHub`.
+"""Several server processes on one PostgreSQL store, as one server: the :class:`~laro.server.peers.Peers` a
+:class:`~laro.server.hub.Hub` is given when its store can be shared (through the store's
+:class:`~laro.server.store.SharedRows`).
 
 Any process serves any table. Each keeps every table that is not over in memory and follows the others' changes:
 a stored event is announced by PostgreSQL (``NOTIFY``, see :mod:`laro.server.store.postgres_cluster`), and on each
@@ -30,13 +31,14 @@ import secrets
 import socket
 import time
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from laro.core import JSONDict
 from laro.server.leases import LEASE_SECONDS, Lease, beat_every, fair_share, plan_leases
-from laro.server.sharing import SharedHub
-from laro.server.store import PostgresStore, StoreError
-from laro.server.store.postgres import NOTIFY_CHANNEL
-from laro.server.store.postgres_cluster import PostgresCluster
+from laro.server.store import SharedRows, StoreError
+
+if TYPE_CHECKING:
+    from laro.server.hub import Hub
 
 __all__ = ["Cluster", "process_name"]
 
@@ -54,19 +56,20 @@ def process_name() -> str:
 
 
 class Cluster:
-    """This process among the others on its hub's store: it follows their changes and drives the tables it leases."""
+    """This process among the others on its hub's store (whose shared rows are ``db``): it follows their changes
+    and drives the tables it leases."""
+
+    alone = False
 
     def __init__(
         self,
-        hub: SharedHub,
+        db: SharedRows,
         lease_seconds: float = LEASE_SECONDS,
         clock: Callable[[], float] = time.time,
         name: str | None = None,
     ) -> None:
-        self.hub = hub
-        if not isinstance(hub.store, PostgresStore):
-            raise TypeError(f"processes share a PostgreSQL store, not a {type(hub.store).__name__}")
-        self.db = PostgresCluster(hub.store)
+        self.db = db
+        self._hub: Hub | None = None
         self.me = name or process_name()
         self.lease_seconds = lease_seconds
         self.clock = clock
@@ -78,13 +81,17 @@ class Cluster:
         self._wanted: dict[str, int] = {}  # tables being followed -> the highest seq announced meanwhile
         self._following: set[asyncio.Task[None]] = set()
 
-    async def prepare(self) -> None:
-        """Before the hub starts: the shared tables exist, and the hub asks this cluster who drives what."""
-        await self.db.prepare()
-        self.hub.peers = self
+    @property
+    def hub(self) -> Hub:
+        if self._hub is None:
+            raise RuntimeError("the cluster has not started: its hub starts it")
+        return self._hub
 
-    def start(self) -> None:
-        """After the hub started: listen, beat, and write presence, until :meth:`stop`."""
+    async def start(self, hub: Hub) -> None:
+        """After ``hub`` restored its tables (none of them driven yet): the shared rows exist, and this process
+        listens, beats, and writes presence, until :meth:`stop`."""
+        self._hub = hub
+        await self.db.prepare()
         loop = asyncio.get_running_loop()
         self._tasks = [
             loop.create_task(self._listen()),
@@ -111,12 +118,12 @@ class Cluster:
             log.warning("stopping: handed over the leases of %d tables", len(held))
             self.hub.metrics.lease_changes.labels("released").inc(len(held))
 
-    # -- Peers ------------------------------------------------------------------------------------------------
+    # -- what the hub asks (laro.server.peers.Peers) ------------------------------------------------------------
 
     def drives(self, table_id: str) -> bool:
         return table_id in self.held
 
-    async def claim(self, table_id: str) -> None:
+    async def made(self, table_id: str) -> None:
         if len(self.held) >= fair_share(len(self.hub.table_ids()), len(self.processes)):
             return  # this process drives its share: one of the others claims the table at its heartbeat
         now = self.clock()
@@ -124,7 +131,7 @@ class Cluster:
             self.held.add(table_id)
             self.hub.metrics.lease_changes.labels("won").inc()
 
-    def present(self, table_id: str, seat: int, connections: int) -> None:
+    def connected(self, table_id: str, seat: int, connections: int) -> None:
         self._presence[(table_id, seat)] = connections
         self._presence_due.set()
 
@@ -134,9 +141,9 @@ class Cluster:
     # -- inside -----------------------------------------------------------------------------------------------
 
     async def _listen(self) -> None:
-        async for channel, payload in self.db.listen(self.me, self._catch_up):
+        async for kind, payload in self.db.listen(self.me, self._catch_up):
             try:
-                if channel == NOTIFY_CHANNEL:
+                if kind == "events":
                     table_id, _, seq = payload.partition(" ")
                     self._notice(table_id, int(seq) if seq.isdigit() else _UNKNOWN)
                 else:

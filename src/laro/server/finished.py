@@ -1,8 +1,8 @@
 """The list of finished games, a page at a time, newest end first, by the players' names (for the lobby).
 
-Each finished table's stored result names its players (see :meth:`Table.stored_result`); a table finished by an
-older laro, whose result does not, is read back once to find them. Tables that expired before anyone played
-are left out: there is no game to watch.
+Each finished table's stored result names its players (see :func:`laro.server.table.views.stored_result`); a
+table finished by an older laro, whose result does not, is read back once to find them. Tables that expired
+before anyone played are left out: there is no game to watch.
 
 >>> from laro.server.store.base import TableMeta, TableSummary
 >>> meta = TableMeta("t1", "lama", "1", 2, {}, 7, [{}, {"bot": "random"}], 1700000000.0)
@@ -15,10 +15,11 @@ are left out: there is no game to watch.
 from __future__ import annotations
 
 from laro.core import JSONDict, get_game
+from laro.server.errors import Refusal
 from laro.server.hub import Hub
 from laro.server.lobby import cursor_of, key_of_cursor
 from laro.server.store.base import TableSummary
-from laro.server.tables import Refusal
+from laro.server.table.seats import name_of
 
 __all__ = ["entry_of", "finished_page"]
 
@@ -53,7 +54,7 @@ async def finished_page(hub: Hub, limit: int, before: str | None) -> JSONDict:
                 table = await hub.get(row.meta.id)
             except Refusal:  # damaged: its players stay unnamed
                 table = None
-            names = None if table is None else [table.name_of(seat) for seat in range(row.meta.num_players)]
+            names = None if table is None else [name_of(table.seats, seat) for seat in range(row.meta.num_players)]
         games.append(entry_of(row, names))
     more = len(rows) == limit and rows
     return {"games": games, "next": cursor_of((rows[-1].updated, rows[-1].meta.id)) if more else None}

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import bisect
 
-from laro.server.tables import Refusal
+from laro.server.errors import Code, Refusal
 
 __all__ = ["Lobby", "cursor_of", "key_of_cursor"]
 
@@ -38,7 +38,7 @@ def key_of_cursor(cursor: str) -> Key:
     try:
         return (float(created), table_id)
     except ValueError:
-        raise Refusal("bad_request", f"not a lobby cursor: {cursor[:40]!r}; use the 'next' of a page") from None
+        raise Refusal(Code.BAD_REQUEST, f"not a lobby cursor: {cursor[:40]!r}; use the 'next' of a page") from None
 
 
 class Lobby:

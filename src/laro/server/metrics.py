@@ -6,7 +6,9 @@ Figures: ``laro_tables{status="open"|"running"}`` (read from the hub when scrape
 histogram: a change, from checking it to telling everyone, the store's commit included) and
 ``laro_store_errors_total``; with several processes on one store, ``laro_lease_changes_total{change="won"|"lost"|
 "released"|"handed_over"}`` (leases of tables this process took, lost to another process, handed over when
-stopping, or handed over to the others because this process drove more than its fair share).
+stopping, or handed over to the others because this process drove more than its fair share); and
+``laro_pushes_total{outcome="sent"|"gone"|"failed"}`` (push notifications a push service accepted, answered as
+gone, the subscription dropped, or that failed).
 
 >>> metrics = Metrics(lambda: {"open": 2, "running": 1})
 >>> metrics.actions.inc()
@@ -60,6 +62,14 @@ class Metrics:
         )
         for change in ("won", "lost", "released", "handed_over"):
             self.lease_changes.labels(change)  # each shows from the start, at 0
+        self.pushes = Counter(
+            "laro_pushes",
+            "Push notifications posted: accepted by the push service, answered gone (dropped), or failed",
+            ["outcome"],
+            registry=self.registry,
+        )
+        for outcome in ("sent", "gone", "failed"):
+            self.pushes.labels(outcome)
 
     def render(self) -> bytes:
         return generate_latest(self.registry)

@@ -5,9 +5,9 @@ replay page steps through it. While it runs, a record is only what its reader ma
 :class:`~laro.core.PartialRecord`): no seed, since the seed deals every hidden card, and each move as that reader
 was told it — a spectator hears ``keep``, the seat that kept hears ``keep Y3``.
 
->>> from laro.server.tables import Table
->>> table, tokens = Table.create("lama", 2, {}, {1: "random"}, seed=7, table_id="t1")
->>> table.apply(table.join_event(0, tokens[0], "Ana"))
+>>> from laro.server.table import commands, create
+>>> table, tokens = create("lama", 2, {}, {1: "random"}, created=0.0, seed=7, table_id="t1")
+>>> table.apply(commands.join(table, 0, tokens[0], "Ana"), now=1.0)
 >>> record = record_of(table, reader=None)
 >>> record["seed"], record["view"]["seat"], record["players"]
 (None, None, ['Ana', 'random bot'])
@@ -16,13 +16,14 @@ was told it — a spectator hears ``keep``, the seat that kept hears ``keep Y3``
 from __future__ import annotations
 
 from laro.core import GameRecord, JSONDict, PartialRecord, result_of
-from laro.server.tables import Table
+from laro.server.table import Table
+from laro.server.table.seats import name_of
 
 __all__ = ["record_of"]
 
 
 def _players(table: Table) -> tuple[list[str], dict[int, str]]:
-    names = [table.name_of(seat.index) for seat in table.seats]
+    names = [name_of(table.seats, seat.index) for seat in table.seats]
     bots = {seat.index: seat.bot for seat in table.seats if seat.bot is not None}
     return names, bots
 

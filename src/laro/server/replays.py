@@ -22,9 +22,10 @@ from __future__ import annotations
 from typing import Any
 
 from laro.core import GameRecord, GameState, JSONDict, LaroError, RecordError, get_game, iter_replay, result_of
-from laro.server.tables import Refusal, scored_round
+from laro.server.errors import Code, Refusal
+from laro.server.table import Table, scored_round
 
-__all__ = ["MAX_STEPS", "VIEWS", "parse_view", "replay_steps"]
+__all__ = ["MAX_STEPS", "VIEWS", "parse_view", "replay_of_table", "replay_steps", "table_knows", "with_table"]
 
 MAX_STEPS = 5000  # actions a replayed record may hold
 VIEWS = ("open", "spectator")  # besides a seat's number
@@ -37,7 +38,7 @@ def parse_view(value: object, num_players: int) -> int | str:
         return text
     if text.isdigit() and len(text) < 4 and int(text) < num_players:
         return int(text)
-    raise Refusal("bad_request", f"a view is open, spectator or a seat 0..{num_players - 1}; got {text[:20]!r}")
+    raise Refusal(Code.BAD_REQUEST, f"a view is open, spectator or a seat 0..{num_players - 1}; got {text[:20]!r}")
 
 
 def _seen(state: GameState, view: int | str) -> JSONDict:
@@ -57,13 +58,13 @@ def replay_steps(record: GameRecord, view: int | str) -> JSONDict:
     """Every step of ``record`` as ``view`` saw it: the start, then the state after each action, with who acted
     and what (the whole action: the game is over). :class:`Refusal` for a record that does not replay."""
     if len(record.actions) > MAX_STEPS:
-        raise Refusal("too_large", f"a replayed record holds at most {MAX_STEPS} actions")
+        raise Refusal(Code.TOO_LARGE, f"a replayed record holds at most {MAX_STEPS} actions")
     steps: list[JSONDict] = []
     before: GameState | None = None
     try:
         game = get_game(record.game)
     except LaroError as error:
-        raise Refusal("bad_record", str(error)) from None
+        raise Refusal(Code.BAD_RECORD, str(error)) from None
     try:
         for action, state in iter_replay(record):
             observation = _seen(state, view)
@@ -80,9 +81,9 @@ def replay_steps(record: GameRecord, view: int | str) -> JSONDict:
             steps.append(step)
             before = state
     except RecordError as error:
-        raise Refusal("bad_record", str(error)) from None
+        raise Refusal(Code.BAD_RECORD, str(error)) from None
     except (ValueError, TypeError, KeyError) as error:  # options a game could not take
-        raise Refusal("bad_record", f"the record does not replay: {error}") from None
+        raise Refusal(Code.BAD_RECORD, f"the record does not replay: {error}") from None
     assert before is not None
     return {
         "game": game.name,
@@ -96,6 +97,28 @@ def replay_steps(record: GameRecord, view: int | str) -> JSONDict:
         "result": result_of(before),
         "steps": steps,
     }
+
+
+def replay_of_table(table: Table, record: GameRecord, view: int | str) -> JSONDict:
+    """:func:`replay_steps` of a finished table's ``record``, with what the table knew and the record does not:
+    the bot that made each move a bot made (``bot``: the seat's own, or the stand-in of its absent player), and
+    why the table ended before its game did (``ended``, else None)."""
+    return with_table(replay_steps(record, view), *table_knows(table))
+
+
+def table_knows(table: Table) -> tuple[list[str | None], str | None]:
+    """What a finished table knows of its game that its record does not: the bot behind each move in force (None
+    for a person's), and why the table ended before its game did (None if it did not)."""
+    return [move.bot for move in table.moves], table.ended
+
+
+def with_table(replayed: JSONDict, bots: list[str | None], ended: str | None) -> JSONDict:
+    """``replayed`` with what its table knew (see :func:`table_knows`)."""
+    for step, bot in zip(replayed["steps"][1:], bots, strict=True):
+        if bot is not None:
+            step["bot"] = bot
+    replayed["ended"] = ended
+    return replayed
 
 
 def _names(record: GameRecord) -> list[Any]:

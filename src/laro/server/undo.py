@@ -3,10 +3,10 @@
 Two kinds, both named in the protocol, the log and the terminal:
 
 - a **step** (``step``): within your own turn, the last action you took yourself, when it revealed nothing new.
-  Only the actions of :data:`STEPS` qualify — in Kamara ``move``, ``port`` and ``poke`` (a flip may draw a green
-  card, a match or an exchange shows or draws a yellow one, a green card played is shown, and ``end`` lets the
-  next player draw); in L.A.M.A. none, since every action plays a card (shown to all), draws one, or ends the
-  turn. A step is offered at every table.
+  Only the actions the game declares as its ``steps`` (:class:`~laro.core.GameTraits`) qualify — in Kamara
+  ``move``, ``port`` and ``poke`` (a flip may draw a green card, a match or an exchange shows or draws a yellow
+  one, a green card played is shown, and ``end`` lets the next player draw); in L.A.M.A. none, since every
+  action plays a card (shown to all), draws one, or ends the turn. A step is offered at every table.
 - a **takeback** (``takeback``): back to the start of your last turn (the one you are in, if you acted in it),
   with every move after it undone — the bots' ones and those that revealed cards too. Only at a table created
   with takebacks allowed and where every other seat is a bot; such a game is an unrated practice game.
@@ -28,10 +28,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from laro.core import GameTraits, get_game, traits_of
+
 __all__ = [
     "KINDS",
-    "STEPS",
-    "WHOLE_TURNS",
     "Move",
     "Why",
     "next_turn",
@@ -43,18 +43,10 @@ __all__ = [
 
 KINDS = ("step", "takeback")
 
-# per game: the action words that reveal nothing new (see the module's docstring and docs/protocol.md)
-STEPS: dict[str, frozenset[str]] = {
-    "kamara": frozenset({"move", "port", "poke"}),
-    "lama": frozenset(),
-}
-# per game: the action words that are a whole turn by themselves ("*": every action). In L.A.M.A. a player plays,
-# draws or quits and the turn passes on, even when everybody else has quit and the same player acts again; in
-# Kamara each setup action (placing a tile, choosing a diwa) is a turn.
-WHOLE_TURNS: dict[str, frozenset[str]] = {
-    "kamara": frozenset({"place", "diwa"}),
-    "lama": frozenset({"*"}),
-}
+
+def _traits(game: str) -> GameTraits:
+    """What ``game`` declares: its steps and whole turns (:class:`~laro.core.GameTraits`)."""
+    return traits_of(get_game(game))
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,18 +63,9 @@ class Move:
     bot: str | None = None
 
 
-def _word(action: str) -> str:
-    return action.split(" ", 1)[0]
-
-
-def _whole_turn(game: str, action: str) -> bool:
-    words = WHOLE_TURNS.get(game, frozenset())
-    return "*" in words or _word(action) in words
-
-
 def next_turn(game: str, moves: Sequence[Move], seat: int) -> int:
     """The turn number of a move by ``seat`` following ``moves``: a turn goes on while the same seat acts,
-    unless its last action was a whole turn (:data:`WHOLE_TURNS`).
+    unless its last action was a whole turn (the game's ``whole_turns``).
 
     >>> first = Move(1, 0, "move N", person=True, turn=0)
     >>> next_turn("kamara", [first], 0), next_turn("kamara", [first], 1), next_turn("lama", [first], 0)
@@ -91,7 +74,7 @@ def next_turn(game: str, moves: Sequence[Move], seat: int) -> int:
     if not moves:
         return 0
     last = moves[-1]
-    return last.turn if last.seat == seat and not _whole_turn(game, last.action) else last.turn + 1
+    return last.turn if last.seat == seat and not _traits(game).is_whole_turn(last.action) else last.turn + 1
 
 
 class Why(str):
@@ -119,13 +102,14 @@ def step_refusal(game: str, moves: Sequence[Move], seat: int, to_act: int | None
     """Why ``seat`` may not take a step back now (None: it may). ``to_act`` is the seat to act now."""
     if to_act != seat:
         return Why("not_your_turn", "a step can be taken back only during your own turn")
-    if not moves or moves[-1].seat != seat or _whole_turn(game, moves[-1].action):
+    traits = _traits(game)
+    if not moves or moves[-1].seat != seat or traits.is_whole_turn(moves[-1].action):
         return Why("no_step", "you have taken no step this turn")
     last = moves[-1]
     if not last.person:
         return Why("stand_in", f"{last.action} was played by a bot for you; it cannot be taken back", last.action)
-    steps = sorted(STEPS.get(game, frozenset()))
-    if _word(last.action) not in steps:
+    if not traits.is_step(last.action):
+        steps = sorted(traits.steps)
         text = f"{last.action} cannot be taken back: only {_either(steps)} can, before anything is drawn or shown"
         return Why("reveals", text, last.action)
     return None

@@ -25,12 +25,28 @@ from typing import Any
 from laro.core.game import Action, GameState
 from laro.core.registry import get_game
 
-__all__ = ["CLASSIC_RATIO", "PARTY_AGAINST_CLASSIC", "TARGETS", "BenchReport", "Figure", "bench_game"]
+__all__ = [
+    "BRIDGE_RATIO",
+    "CLASSIC_RATIO",
+    "PARTY_AGAINST_CLASSIC",
+    "SPIEL_BASELINES",
+    "SPIEL_RATIO",
+    "TARGETS",
+    "BenchReport",
+    "Figure",
+    "against_bridge",
+    "bench_game",
+]
 
 # the speed targets the project has set itself, in moves per second on one core
 TARGETS: dict[str, float] = {"lama": 250_000.0, "kamara": 40_000.0}
 PARTY_AGAINST_CLASSIC = 0.85  # L.A.M.A. Party Edition playouts: within about 15% of the classic game's moves/s
 CLASSIC_RATIO = "random playout moves/s against the classic game"
+# per game, an OpenSpiel game (pyspiel, the rl extra) whose random playouts are a baseline, and the share of its
+# moves per second the project aims at
+SPIEL_BASELINES: dict[str, tuple[str, float]] = {"lama": ("leduc_poker", 0.6), "kamara": ("python_tic_tac_toe", 3.0)}
+SPIEL_RATIO = "random playout moves/s against OpenSpiel"
+BRIDGE_RATIO = "random playout moves/s through laro's OpenSpiel game"
 
 
 @dataclass(slots=True)
@@ -80,12 +96,14 @@ class BenchReport:
         return json.dumps(self.to_json(), indent=1)
 
 
-def _random_playouts(new_game: Callable[[int], Any], seconds: float) -> tuple[float, float]:
+def _random_playouts(
+    new_game: Callable[[int], Any], seconds: float, clock: Callable[[], float] = time.perf_counter
+) -> tuple[float, float]:
     """Games and moves per second of uniformly random playouts: the loop a user writes, the same for every
-    engine (``legal_actions()`` then ``apply``, one uniform choice)."""
+    engine (``legal_actions()`` then ``apply``, one uniform choice); seconds of ``clock``."""
     rnd = random.Random(1).random
     games = moves = 0
-    start = time.perf_counter()
+    start = clock()
     deadline = start + seconds
     while True:
         state = new_game(games)
@@ -96,11 +114,83 @@ def _random_playouts(new_game: Callable[[int], Any], seconds: float) -> tuple[fl
             state = state.apply(actions[int(rnd() * len(actions))])
             moves += 1
         games += 1
-        now = time.perf_counter()
+        now = clock()
         if now >= deadline:
             break
     elapsed = now - start
     return games / elapsed, moves / elapsed
+
+
+def _spiel_playouts(name: str, seconds: float, params: dict[str, int] | None = None, chance: bool = True) -> float:
+    """Moves per second of CPU time of OpenSpiel's game ``name`` played by the loop of :func:`_random_playouts`
+    (a chance node's outcomes are among its legal actions, picked alike, and counted as moves if ``chance``;
+    OpenSpiel changes a state in place)."""
+    import pyspiel
+
+    if name.startswith("python_"):
+        import open_spiel.python.games  # noqa: F401  # registers OpenSpiel's pure-Python games
+
+    game = pyspiel.load_game(name, params or {})
+    rnd = random.Random(1).random
+    moves = 0
+    start = time.process_time()
+    deadline = start + seconds
+    while True:
+        state = game.new_initial_state()
+        while True:
+            actions = state.legal_actions()
+            if not actions:
+                break
+            moves += chance or not state.is_chance_node()
+            state.apply_action(actions[int(rnd() * len(actions))])
+        now = time.process_time()
+        if now >= deadline:
+            break
+    return moves / (now - start)
+
+
+def _against_spiel(game_name: str, new_game: Callable[[int], GameState], seconds: float) -> Figure | None:
+    """Random-playout moves per second against the game's OpenSpiel baseline (``None`` without OpenSpiel): per
+    second of CPU time, laro just before and just after, so that a busy machine weighs on both alike."""
+    if importlib.util.find_spec("pyspiel") is None:
+        return None
+    name, share = SPIEL_BASELINES[game_name]
+    _, before = _random_playouts(new_game, seconds, time.process_time)
+    theirs = _spiel_playouts(name, seconds)
+    _, after = _random_playouts(new_game, seconds, time.process_time)
+    return Figure(
+        SPIEL_RATIO,
+        (before + after) / 2,
+        "moves/s",
+        theirs,
+        f"OpenSpiel's {_spiel_kind(name)} {name} (the same loop, between two laro runs, per second of CPU time)",
+        target_ratio=share,
+    )
+
+
+def against_bridge(game_name: str, players: int, seconds: float) -> Figure:
+    """Random playouts of the game through laro's own OpenSpiel game ``python_laro_<game>`` (which the caller has
+    registered: ``import laro.rl.spiel``) against the engine played directly, by the same loop per second of CPU
+    time, the engine just before and just after; chance nodes (the setup) are not counted as moves."""
+    game = get_game(game_name)
+
+    def new_game(seed: int) -> GameState:
+        return game.new_game(players, seed=seed)
+
+    _, before = _random_playouts(new_game, seconds, time.process_time)
+    bridged = _spiel_playouts(f"python_laro_{game_name}", seconds, {"players": players}, chance=False)
+    _, after = _random_playouts(new_game, seconds, time.process_time)
+    return Figure(
+        BRIDGE_RATIO,
+        bridged,
+        "moves/s",
+        (before + after) / 2,
+        "laro's engine played directly (the same loop, before and after, per second of CPU time)",
+    )
+
+
+def _spiel_kind(name: str) -> str:
+    return "pure-Python" if name.startswith("python_") else "C++"
 
 
 def _sample_positions(
@@ -221,7 +311,11 @@ def bench_game(
     report = BenchReport(
         game_name, players, seconds, f"{platform.python_implementation()} {platform.python_version()}", options=chosen
     )
-    games_per_s, moves_per_s = _random_playouts(lambda seed: game.new_game(players, seed=seed, options=chosen), seconds)
+
+    def new_game(seed: int) -> GameState:
+        return game.new_game(players, seed=seed, options=chosen)
+
+    games_per_s, moves_per_s = _random_playouts(new_game, seconds)
     baselines = _baselines(game_name, players, seconds, chosen)
     if importlib.util.find_spec("rlcard") is None:
         report.notes.append("rlcard is not installed: pip install 'laro[bench]' adds its UNO engine as a baseline")
@@ -236,7 +330,7 @@ def bench_game(
         classic = {**chosen, "edition": "classic"}
         _, classic_moves = _random_playouts(lambda seed: game.new_game(players, seed=seed, options=classic), seconds)
         # the Party Edition measured again right after, so both figures see the machine alike
-        _, again = _random_playouts(lambda seed: game.new_game(players, seed=seed, options=chosen), seconds)
+        _, again = _random_playouts(new_game, seconds)
         report.figures.append(
             Figure(
                 CLASSIC_RATIO,
@@ -247,6 +341,15 @@ def bench_game(
                 target_ratio=PARTY_AGAINST_CLASSIC,
             )
         )
+    if game_name in SPIEL_BASELINES:
+        against_spiel = _against_spiel(game_name, new_game, seconds)
+        if against_spiel is None:
+            kind = _spiel_kind(SPIEL_BASELINES[game_name][0])
+            report.notes.append(
+                f"OpenSpiel is not installed: pip install 'laro[rl]' adds its {kind} game as a baseline"
+            )
+        else:
+            report.figures.append(against_spiel)
 
     sample = _sample_positions(game_name, players, 20_000, chosen)
     states = [state for state, _ in sample]

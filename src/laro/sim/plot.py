@@ -1,5 +1,6 @@
 """A tournament's picture (extra ``plot``): each bot's win rate with its 95% interval against the fair share, and
-each bot's rating over the games. Drawn with matplotlib's Agg canvas: no window, no global figure state.
+each bot's rating fitted to the games played so far. Drawn with matplotlib's Agg canvas: no window, no global
+figure state.
 
 >>> import importlib.util, pathlib, tempfile
 >>> from laro.sim.tournament import Tournament, run_tournament, summarize
@@ -19,9 +20,10 @@ from pathlib import Path
 from typing import Any
 
 from laro.core import LaroError
+from laro.sim.ratings import START
 from laro.sim.tournament import Summary
 
-__all__ = ["PlotError", "check_plotting", "plot_summary"]
+__all__ = ["PlotError", "check_plotting", "draw_summary", "plot_summary"]
 
 
 class PlotError(LaroError, RuntimeError):
@@ -46,18 +48,27 @@ def _figure_class() -> Any:
         raise PlotError(f"--plot needs the plot extra: pip install 'laro[plot]' ({error})") from None
 
 
-def plot_summary(summary: Summary, path: str | os.PathLike[str], start: float = 1500.0) -> Path:
-    """Draw ``summary`` into the image file ``path`` (PNG, SVG or PDF by its suffix) and return its path.
-    ``start`` is the rating every bot had before the first game."""
-    figure = _figure_class()(figsize=(11, 4.6), dpi=110, layout="constrained")
-    bars, ratings = figure.subplots(1, 2, width_ratios=(1, 1.5))
-    _draw_win_rates(bars, summary)
-    _draw_ratings(ratings, summary, start)
-    figure.suptitle(f"{summary.game}: {summary.players} players, {summary.games:,} games", fontweight="bold")
+def plot_summary(summary: Summary, path: str | os.PathLike[str]) -> Path:
+    """Draw ``summary`` into the image file ``path`` (PNG, SVG or PDF by its suffix) and return its path: the win
+    rates, and (with the ratings extra) the ratings fitted to the games played so far."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    figure.savefig(path)
+    draw_summary(summary).savefig(path)
     return path
+
+
+def draw_summary(summary: Summary) -> Any:
+    """The picture of ``summary`` as a matplotlib figure (not shown, not saved)."""
+    figure = _figure_class()(figsize=(11, 4.6), dpi=110, layout="constrained")
+    history = summary.rating_history()
+    if history:
+        bars, ratings = figure.subplots(1, 2, width_ratios=(1, 1.5))
+        _draw_ratings(ratings, summary, history)
+    else:
+        bars = figure.subplots(1, 1)
+    _draw_win_rates(bars, summary)
+    figure.suptitle(f"{summary.game}: {summary.players} players, {summary.games:,} games", fontweight="bold")
+    return figure
 
 
 def _draw_win_rates(axes: Any, summary: Summary) -> None:
@@ -69,17 +80,7 @@ def _draw_win_rates(axes: Any, summary: Summary) -> None:
     colours = [f"C{number}" for number in range(len(names))]
     axes.bar(names, rates, color=colours, alpha=0.8, yerr=[below, above], capsize=6, ecolor="0.2")
     share = 100 * summary.standings[0].share
-    axes.axhline(share, color="0.3", linestyle="--", linewidth=1)
-    axes.annotate(
-        f"fair share {share:.0f}%",
-        (1, share),
-        xycoords=("axes fraction", "data"),
-        xytext=(-4, 4),
-        textcoords="offset points",
-        ha="right",
-        fontsize=9,
-        color="0.3",
-    )
+    axes.axhline(share, color="0.3", linestyle="--", linewidth=1)  # named in the title: a bar's label may stand here
     for number, (rate, standing) in enumerate(pairs):
         axes.annotate(
             f"{rate:.1f}%",
@@ -88,25 +89,28 @@ def _draw_win_rates(axes: Any, summary: Summary) -> None:
             textcoords="offset points",
             ha="center",
             fontsize=9,
+            bbox={"facecolor": "white", "edgecolor": "none", "pad": 1},  # over the fair share's line, if there
         )
     top = max(100 * standing.interval[1] for standing in summary.standings)
     limit = min(112.0, top * 1.15 + 5)  # room for the labels above the bars, even at 100%
     axes.set_ylim(0, limit)
     axes.set_yticks([tick for tick in axes.get_yticks() if 0 <= tick <= min(100.0, limit)])
     axes.set_ylabel("win rate, % of seat-games (95% interval)")
-    axes.set_title("win rate")
+    axes.set_title(f"win rate (dashed: the fair share, {share:.0f}%)")
     axes.grid(axis="y", alpha=0.3)
 
 
-def _draw_ratings(axes: Any, summary: Summary, start: float) -> None:
-    games = range(len(summary.history) + 1)
+def _draw_ratings(axes: Any, summary: Summary, history: list[tuple[int, dict[str, float]]]) -> None:
+    games = [played for played, _ in history]
     for number, standing in enumerate(summary.standings):
-        values = [start, *(ratings.get(standing.name, start) for ratings in summary.history)]
-        axes.plot(games, values, color=f"C{number}", linewidth=1.5, label=f"{standing.name} ({standing.rating:.0f})")
-    axes.axhline(start, color="0.5", linestyle=":", linewidth=1)
+        values = [ratings[standing.name] for _, ratings in history]
+        label = f"{standing.name} ({standing.rating or START:.0f})"
+        axes.plot(games, values, color=f"C{number}", linewidth=1.5, label=label)
+    axes.axhline(START, color="0.5", linestyle=":", linewidth=1)
     axes.set_xlabel("games played")
-    axes.set_ylabel("Elo rating")
-    axes.set_title("rating over the games")
-    axes.set_xlim(0, max(1, len(summary.history)))
+    axes.xaxis.set_major_locator(importlib.import_module("matplotlib.ticker").MaxNLocator(integer=True))
+    axes.set_ylabel("rating (Bradley–Terry, Elo scale)")
+    axes.set_title("rating fitted to the games so far")
+    axes.set_xlim(0, max(1, summary.games))
     axes.legend(loc="best", fontsize=9)
     axes.grid(alpha=0.3)

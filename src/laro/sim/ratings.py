@@ -1,23 +1,37 @@
-"""Ratings from game results: each game's placement as pairwise outcomes, sequential Elo ratings across bots, and
-the Wilson score interval of a win rate.
+"""Ratings from game results: each game's placement as pairwise outcomes, ratings fitted to all of them at once
+(Bradley-Terry, extra ``ratings``), and the Wilson score interval of a win rate.
 
 >>> pairs = pair_outcomes(("heuristic", "random"), winners=(0,), scores=(3, 20), score_order="low")
 >>> pairs
 [PairOutcome(first='heuristic', second='random', score=1.0)]
->>> elo = Elo()
->>> elo.add_game(pairs)
->>> elo.ratings
-{'heuristic': 1508.0, 'random': 1492.0}
 """
 
 from __future__ import annotations
 
+import itertools
 import math
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import Literal
 
-__all__ = ["Z95", "Elo", "PairOutcome", "expected_score", "pair_outcomes", "placement", "wilson_interval"]
+from laro.core import LaroError
+
+__all__ = [
+    "ELO_SCALE",
+    "RATING_METHOD",
+    "START",
+    "Z95",
+    "PairOutcome",
+    "RatingsUnavailable",
+    "fit_ratings",
+    "pair_outcomes",
+    "placement",
+    "wilson_interval",
+]
+
+START = 1500.0  # the mean rating
+ELO_SCALE = 400 / math.log(10)  # rating points per unit of log-strength: 400 points are 10:1 odds, as in Elo
+RATING_METHOD = "Bradley–Terry fit of all games at once (choix), Elo scale, mean 1500"
 
 # the standard normal quantile of 0.975: a two-sided 95% interval
 Z95 = 1.959963984540054
@@ -72,59 +86,38 @@ def pair_outcomes(
     return outcomes
 
 
-@dataclass(slots=True)
-class Elo:
-    """Sequential Elo ratings: games are added one after another; within a game every pair's update is computed
-    from the ratings before that game, then all are applied together (so the order of the pairs does not
-    matter). ``history`` holds the ratings after each game.
+class RatingsUnavailable(LaroError, RuntimeError):
+    """The ratings extra (choix) is not installed."""
 
-    >>> elo = Elo(k=32, start=1000, names=("a", "b"))
-    >>> elo.add_game([PairOutcome("a", "b", 0.5)])
-    >>> elo.ratings, len(elo.history)
-    ({'a': 1000.0, 'b': 1000.0}, 1)
+
+def fit_ratings(names: Sequence[str], pairs: Iterable[PairOutcome], centre: float = START) -> dict[str, float]:
+    """Each bot's rating from every pairwise outcome at once: the maximum-likelihood Bradley-Terry strengths
+    (:func:`choix.ilsr_pairwise`), a level pair counting half a win each way, with one level pair between every
+    two bots as the prior (so a bot that never lost has a finite rating), on the Elo scale (a gap of 400 points
+    is 10:1 odds) around a mean of ``centre``. The order of the games does not matter.
+
+    >>> ratings = fit_ratings(("a", "b"), [PairOutcome("a", "b", 1.0)] * 18 + [PairOutcome("a", "b", 0.0)] * 12)
+    >>> round(ratings["a"] - ratings["b"]), round(ratings["a"] + ratings["b"])  # log10(37 / 25) * 400 = 68.1
+    (68, 3000)
     """
-
-    k: float = 16.0
-    start: float = 1500.0
-    names: tuple[str, ...] = ()
-    ratings: dict[str, float] = field(init=False)
-    history: list[dict[str, float]] = field(init=False, default_factory=list)
-
-    def __post_init__(self) -> None:
-        self.ratings = {name: float(self.start) for name in self.names}
-
-    def expected(self, first: str, second: str) -> float:
-        """The score ``first`` is expected to make against ``second`` at the current ratings.
-
-        >>> Elo(names=("a", "b")).expected("a", "b")
-        0.5
-        """
-        return expected_score(self.rating(first), self.rating(second))
-
-    def rating(self, name: str) -> float:
-        return self.ratings.get(name, float(self.start))
-
-    def add_game(self, pairs: Iterable[PairOutcome]) -> None:
-        """Update the ratings with one game's pairwise outcomes and record them in ``history``."""
-        before: Mapping[str, float] = dict(self.ratings)
-        change: dict[str, float] = {}
-        for pair in pairs:
-            first, second = before.get(pair.first, self.start), before.get(pair.second, self.start)
-            delta = self.k * (pair.score - expected_score(first, second))
-            change[pair.first] = change.get(pair.first, 0.0) + delta
-            change[pair.second] = change.get(pair.second, 0.0) - delta
-        for name, delta in change.items():
-            self.ratings[name] = self.rating(name) + delta
-        self.history.append(dict(self.ratings))
-
-
-def expected_score(rating: float, other: float) -> float:
-    """The Elo expectation of a player rated ``rating`` against one rated ``other``.
-
-    >>> round(expected_score(1600, 1400), 4)
-    0.7597
-    """
-    return 1.0 / (1.0 + float(10.0 ** ((other - rating) / 400.0)))
+    try:
+        import choix
+    except ImportError as error:
+        raise RatingsUnavailable(f"ratings need the ratings extra: pip install 'laro[ratings]' ({error})") from None
+    number = {name: index for index, name in enumerate(names)}
+    if len(number) < 2:
+        return dict.fromkeys(number, float(centre))
+    comparisons: list[tuple[int, int]] = []  # (winner, loser): a decisive pair twice, a level pair once each way
+    prior = [PairOutcome(a, b, 0.5) for a, b in itertools.combinations(number, 2)]
+    for pair in itertools.chain(prior, pairs):
+        first, second = number[pair.first], number[pair.second]
+        if pair.score == 0.5:
+            comparisons += [(first, second), (second, first)]
+        else:
+            comparisons += [(first, second) if pair.score > 0.5 else (second, first)] * 2
+    strengths = [float(value) for value in choix.ilsr_pairwise(len(number), comparisons)]
+    mean = sum(strengths) / len(strengths)
+    return {name: centre + ELO_SCALE * (strengths[index] - mean) for name, index in number.items()}
 
 
 def wilson_interval(wins: float, games: int, z: float = Z95) -> tuple[float, float]:

@@ -1,6 +1,6 @@
 """Tournaments: many seeded games of one lineup of bots, rotated through the seats, saved one JSON line per game
 so that an interrupted run resumes where it stopped, and summarised per bot (win rate, its 95% interval, the fair
-share, average score and Elo rating).
+share, average score and a rating fitted to all the games at once).
 
 A game is a pure function of the tournament (game, options, lineup, seed) and its index: the same result in any
 process, with any executor and any number of jobs.
@@ -26,11 +26,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from laro.bots import BotError, get_bot
+from laro.bots import BotError, check_table, get_bot
 from laro.core import LaroError, get_game, validate_options
 from laro.core.rng import derive_seed, make_rng
 from laro.sim.executors import Executor, get_executor
-from laro.sim.ratings import Elo, pair_outcomes, wilson_interval
+from laro.sim.ratings import (
+    RATING_METHOD,
+    START,
+    PairOutcome,
+    RatingsUnavailable,
+    fit_ratings,
+    pair_outcomes,
+    wilson_interval,
+)
 
 __all__ = [
     "FORMAT",
@@ -82,15 +90,18 @@ class Tournament:
         if not the_game.min_players <= len(lineup) <= the_game.max_players:
             raise TournamentError(
                 f"{the_game.title} takes {the_game.min_players} to {the_game.max_players} players; "
-                f"the lineup has {len(lineup)} bot{'s' if len(lineup) != 1 else ''}"
+                f"the lineup has {len(lineup)} {'bot' if len(lineup) == 1 else 'bots'}"
             )
+        made = {}
         for name in dict.fromkeys(lineup):
             try:
-                get_bot(name, the_game.name)
+                made[name] = get_bot(name, the_game.name)
             except ImportError as error:  # a registered bot whose module is missing or broken
                 raise BotError(f"bot {name!r} cannot be loaded: {error}") from None
         filled = validate_options(the_game.option_specs, options)
         the_game.new_game(len(lineup), seed=0, options=filled)  # options that only clash together
+        for bot in made.values():
+            check_table(bot, len(lineup), filled)  # a trained policy plays only the tables it was trained for
         filled = json.loads(json.dumps(filled))  # as a results file holds them
         return cls(the_game.name, lineup, seed, filled, the_game.rules_version)
 
@@ -411,28 +422,47 @@ class BotStanding:
     interval: tuple[float, float]  # 95% Wilson score interval of the win rate
     share: float  # the fair share: 1 / players
     average_score: float
-    rating: float
+    rating: float | None  # fitted to all the games (None without the ratings extra)
+
+    def to_json(self) -> dict[str, Any]:
+        """The standing as JSON-ready data.
+
+        >>> BotStanding("a", 10, 7, 0.7, (0.4, 0.9), 0.5, 9.0, 1520.0).to_json()["win_rate_95"]
+        [0.4, 0.9]
+        """
+        return {
+            "bot": self.name,
+            "games": self.games,
+            "wins": self.wins,
+            "win_rate": self.win_rate,
+            "win_rate_95": list(self.interval),
+            "fair_share": self.share,
+            "average_score": self.average_score,
+            "rating": self.rating,
+        }
 
 
 @dataclass(frozen=True, slots=True)
 class Summary:
-    """Per-bot standings, best win rate first, and each bot's rating after every game."""
+    """Per-bot standings, best win rate first; ``pairs`` holds each game's pairwise outcomes (in index order), from
+    which the ratings are fitted; ``rating_method`` says how (None: no ratings, the extra is not installed)."""
 
     game: str
     players: int
     games: int
     score_order: Literal["low", "high"]
     standings: tuple[BotStanding, ...]
-    history: tuple[dict[str, float], ...]
+    pairs: tuple[tuple[PairOutcome, ...], ...] = field(default=(), repr=False)
+    rating_method: str | None = RATING_METHOD
 
     def verdict(self) -> str:
         """One sentence on what the table means: which bot is best and by how much, and whether that is clear.
 
         >>> summary = Summary("lama", 2, 10, "low", (BotStanding("a", 10, 7, 0.7, (0.4, 0.9), 0.5, 9.0, 1520.0),
-        ...     BotStanding("b", 10, 3, 0.3, (0.1, 0.6), 0.5, 20.0, 1480.0)), ())
+        ...     BotStanding("b", 10, 3, 0.3, (0.1, 0.6), 0.5, 20.0, 1480.0)))
         >>> summary.verdict().startswith("a leads: it won 70.0% of its seats")
         True
-        >>> summary.verdict().endswith("b is next at 30.0%, 40 rating points behind. The intervals overlap: play more "
+        >>> summary.verdict().endswith("b is next at 30.0%, rated 40 points lower. The intervals overlap: play more "
         ...     "games to tell them apart.")
         True
         """
@@ -445,34 +475,68 @@ class Summary:
         if len(self.standings) == 1:
             return f"only {first.name} played: {said}."
         second = self.standings[1]
-        gap = first.rating - second.rating
-        behind = f"{abs(gap):.0f} rating points {'behind' if gap >= 0 else 'ahead'}"
-        said = f"{said}; {second.name} is next at {second.win_rate:.1%}, {behind}"
+        said = f"{said}; {second.name} is next at {second.win_rate:.1%}"
+        if first.rating is not None and second.rating is not None:
+            gap = round(first.rating - second.rating)
+            said += f", rated {abs(gap)} {'point' if abs(gap) == 1 else 'points'} {'lower' if gap >= 0 else 'higher'}"
         if low > second.interval[1]:
             return f"{first.name} is best: {said}. The intervals do not overlap: the lead is clear."
         return f"{first.name} leads: {said}. The intervals overlap: play more games to tell them apart."
 
+    def rating_history(self, points: int = 40) -> list[tuple[int, dict[str, float]]]:
+        """The ratings fitted to the first n games, for about ``points`` values of n from 0 to all (a picture of
+        how they settled); empty without the ratings extra.
 
-def summarize(tournament: Tournament, results: Sequence[GameResult], k: float = 16.0, start: float = 1500.0) -> Summary:
-    """The standings of ``results`` (taken in index order, so the same however they were played).
+        >>> tournament = Tournament.create("lama", ["heuristic", "random"], seed=1)
+        >>> history = summarize(tournament, run_tournament(tournament, games=3)).rating_history()
+        >>> [games for games, _ in history], history[0][1]
+        ([0, 1, 2, 3], {'heuristic': 1500.0, 'random': 1500.0})
+        """
+        if self.rating_method is None:
+            return []
+        names = [standing.name for standing in self.standings]
+        counts = sorted({round(step * self.games / points) for step in range(points + 1)})
+        return [(n, fit_ratings(names, [pair for game in self.pairs[:n] for pair in game])) for n in counts]
+
+    def to_json(self) -> dict[str, Any]:
+        """The summary as JSON-ready data (``laro tournament --format json``)."""
+        return {
+            "game": self.game,
+            "players": self.players,
+            "games": self.games,
+            "score_order": self.score_order,
+            "rating_method": self.rating_method,
+            "standings": [standing.to_json() for standing in self.standings],
+            "verdict": self.verdict(),
+        }
+
+
+def summarize(tournament: Tournament, results: Sequence[GameResult]) -> Summary:
+    """The standings of ``results`` (taken in index order, so the same however they were played), rated from all
+    the games at once when the ratings extra is installed.
 
     >>> tournament = Tournament.create("lama", ["heuristic", "random"], seed=1)
     >>> summary = summarize(tournament, run_tournament(tournament, games=2))
-    >>> summary.standings[0].win_rate >= summary.standings[1].win_rate, len(summary.history)
+    >>> summary.standings[0].win_rate >= summary.standings[1].win_rate, len(summary.pairs)
     (True, 2)
     """
     game = get_game(tournament.game)
     names = tuple(dict.fromkeys(tournament.bots))
-    elo = Elo(k=k, start=start, names=names)
     seat_games = dict.fromkeys(names, 0)
     wins = dict.fromkeys(names, 0.0)
     points = dict.fromkeys(names, 0)
+    pairs = []
     for result in sorted(results, key=lambda result: result.index):
         for name, share, score in zip(result.seats, result.result, result.scores, strict=True):
             seat_games[name] += 1
             wins[name] += share
             points[name] += score
-        elo.add_game(pair_outcomes(result.seats, result.winners, result.scores, game.score_order))
+        pairs.append(tuple(pair_outcomes(result.seats, result.winners, result.scores, game.score_order)))
+    try:
+        ratings: dict[str, float | None] = {**fit_ratings(names, [pair for game in pairs for pair in game])}
+        method: str | None = RATING_METHOD
+    except RatingsUnavailable:
+        ratings, method = dict.fromkeys(names), None
     share = 1 / tournament.players
     standings = [
         BotStanding(
@@ -483,9 +547,11 @@ def summarize(tournament: Tournament, results: Sequence[GameResult], k: float = 
             interval=wilson_interval(wins[name], seat_games[name]),
             share=share,
             average_score=points[name] / seat_games[name] if seat_games[name] else 0.0,
-            rating=elo.rating(name),
+            rating=ratings[name],
         )
         for name in names
     ]
-    standings.sort(key=lambda s: (-s.win_rate, -s.rating, s.name))
-    return Summary(game.name, tournament.players, len(results), game.score_order, tuple(standings), tuple(elo.history))
+    standings.sort(key=lambda s: (-s.win_rate, -(s.rating or START), s.name))
+    return Summary(
+        game.name, tournament.players, len(results), game.score_order, tuple(standings), tuple(pairs), method
+    )

@@ -142,6 +142,7 @@ class Components:
     yellow_by_number: dict[int, YellowCard] = field(default_factory=dict)  # card number (Y01 = 0) -> card
     codes: tuple[tuple[int, int], ...] = ()  # per card number (Y01 = 0): the positions shown, those light (bits)
     geometry_cache: dict[Any, Any] = field(default_factory=dict)  # chamber geometries, filled by the chamber
+    fragment_cache: dict[Any, Any] = field(default_factory=dict)  # what one tile in one slot gives the chamber
     action_cache: dict[str, Any] = field(default_factory=dict)  # the action space, filled by the actions
 
 

@@ -356,7 +356,7 @@ def _why_place(state: KamaraState, action: KamaraAction) -> str:
         return f"tile {tile.id} is already in the chamber"
     if state.tiles[slot] is not None:
         return f"slot {SLOTS[slot]} is taken"
-    return f"a {tile.kind} tile goes only into a {tile.kind} slot, not {SLOTS[slot]} ({SLOT_KIND[slot]})"
+    return f"{tile.kind} tiles go only into {tile.kind} slots, not {SLOTS[slot]} ({SLOT_KIND[slot]})"
 
 
 def _why_diwa(state: KamaraState, action: KamaraAction) -> str:

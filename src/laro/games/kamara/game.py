@@ -18,6 +18,7 @@ from laro.core.errors import OptionError
 from laro.core.game import Game, GameState
 from laro.core.options import OptionSpec, validate_options
 from laro.core.rng import make_rng, new_seed
+from laro.core.traits import GameTraits
 from laro.games.kamara.actions import KamaraAction, action_space
 from laro.games.kamara.components import CARD_IDS, ComponentError, Components, default_components, load_components
 from laro.games.kamara.sampling import sampler
@@ -63,6 +64,14 @@ class KamaraGame:
     max_players = 8
     option_specs = OPTIONS
     score_order: Literal["low", "high"] = "high"
+    # a flip may draw a green card, a match or an exchange shows or draws a yellow one, a green card played is
+    # shown and end lets the next player draw: only move, port and poke reveal nothing. Each setup action
+    # (placing a tile, choosing a diwa) is a turn; a round is only a turn around the table, not scored.
+    traits = GameTraits(
+        steps=frozenset({"move", "port", "poke"}),
+        whole_turns=frozenset({"place", "diwa"}),
+        component_options=_COMPONENT_OPTIONS,
+    )
     num_actions = len(action_space(default_components()).by_index)
 
     def __init__(self) -> None:

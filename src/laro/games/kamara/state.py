@@ -8,7 +8,8 @@
 
 from __future__ import annotations
 
-from itertools import permutations
+from itertools import permutations, repeat
+from operator import is_
 from typing import TYPE_CHECKING, Any
 
 from laro.core.errors import IllegalActionError, MalformedActionError
@@ -39,6 +40,7 @@ _new = object.__new__
 _NO_ACTIONS: tuple[KamaraAction, ...] = ()
 # Squares where a diwa may be set up: on a tile with a paltik (any but the centre).
 _SETUP_SQUARES = tuple(sq for sq in range(81) if SLOT_OF_SQUARE[sq] != CENTRE)
+_BY_COLOUR: dict[tuple[int, ...], tuple[int, ...]] = {}  # colours per seat -> seats with a diwa in colour order
 
 
 class KamaraState:
@@ -150,8 +152,18 @@ class KamaraState:
     def apply(self, action: ActionLike) -> KamaraState:
         if type(action) is not KamaraAction:
             action = self._coerce(action)
-        if action not in self.legal_actions():
+        legal = self.legal_actions()
+        # the legal actions are the space's own objects: found by identity at C speed, else compared
+        if not any(map(is_, legal, repeat(action))) and action not in legal:
             raise self._illegal(action)
+        new = self._copy()
+        _HANDLERS[action.kind](new, action.args)
+        return new
+
+    def apply_legal(self, action: KamaraAction) -> KamaraState:
+        """:meth:`apply` for an action known to be legal here (one of :meth:`legal_actions`, or what a search
+        found legal in the same position before): the same new state, without the look for it among the legal
+        actions. An action that is not legal here breaks the rules unnoticed."""
         new = self._copy()
         _HANDLERS[action.kind](new, action.args)
         return new
@@ -245,11 +257,16 @@ class KamaraState:
                 mask |= 1 << square
         return mask
 
-    def by_colour(self) -> list[int]:
+    def by_colour(self) -> tuple[int, ...]:
         """Seats with a diwa, in colour order (the order of colour-named actions)."""
-        return sorted(
-            (seat for seat in range(self.num_players) if self.colours[seat] >= 0), key=self.colours.__getitem__
-        )
+        colours = self.colours
+        seats = _BY_COLOUR.get(colours)
+        if seats is None:
+            if len(_BY_COLOUR) >= 4096:
+                _BY_COLOUR.clear()
+            chosen = (seat for seat in range(len(colours)) if colours[seat] >= 0)
+            seats = _BY_COLOUR[colours] = tuple(sorted(chosen, key=colours.__getitem__))
+        return seats
 
     def seat_of_colour(self, colour: int) -> int:
         return self.colours.index(colour)

@@ -20,6 +20,7 @@ from laro.core.errors import OptionError, StateError
 from laro.core.game import Game, GameState
 from laro.core.options import OptionSpec, validate_options
 from laro.core.rng import new_seed
+from laro.core.traits import GameTraits
 from laro.games.lama.actions import ALL_ACTIONS, LamaAction, action_from_index, parse_action
 from laro.games.lama.cards import (
     ALL_CARD_TEXT,
@@ -78,6 +79,9 @@ class LamaGame:
     option_specs = OPTIONS
     num_actions = len(ALL_ACTIONS)  # 0..8 the classic game's, 9..15 the Party Edition's
     score_order: Literal["low", "high"] = "low"
+    # every action plays a card (shown to all), draws one or quits the round, so none is a step; each is a turn,
+    # even when everybody else has quit and the same player acts again; a round ends with its scores
+    traits = GameTraits(whole_turns=frozenset({"*"}), scored_rounds=True)
     actions = ALL_ACTIONS
 
     def new_game(

@@ -42,7 +42,7 @@ from laro.games.lama.tokens import Supply, Tokens
 if TYPE_CHECKING:
     from laro.games.lama.game import LamaGame
 
-__all__ = ["sampler"]
+__all__ = ["LamaSampler", "sampler"]
 
 _BIT = tuple(1 << (4 * card) for card in range(NUM_PARTY_KINDS))
 _new = object.__new__
@@ -50,16 +50,16 @@ _new = object.__new__
 
 def sampler(
     game: LamaGame, observation: Mapping[str, Any], excluded: Sequence[Sequence[int]] | None = None
-) -> Callable[[random.Random], LamaState]:
-    """Determinisations of a seat's ``observation`` (see the module docstring); a malformed observation, or a
-    spectator's, raises :class:`StateError`.
+) -> LamaSampler:
+    """Determinisations of a seat's ``observation`` (see the module docstring): a function of a ``random.Random``
+    (a :class:`LamaSampler`); a malformed observation, or a spectator's, raises :class:`StateError`.
 
     ``excluded`` narrows them with what a reader believes of the other hands: per seat, one mask per card it
     believes it can name a limit for (bit ``k`` set: that card is not a ``k``, any card of the edition). Those
     cards are dealt first, each from the unseen cards it may be; a card no unseen card fits is dealt from all of them.
     """
     try:
-        return _Sampler(game, observation, excluded).sample
+        return LamaSampler(game, observation, excluded)
     except StateError:
         raise
     except (KeyError, TypeError, ValueError, AttributeError) as error:
@@ -67,8 +67,10 @@ def sampler(
         raise StateError(f"not a L.A.M.A. observation: {what}") from None
 
 
-class _Sampler:
-    """The known parts of a state, read once; :meth:`sample` deals the unknown cards anew on every call."""
+class LamaSampler:
+    """The known parts of a state, read once; a call (:meth:`sample`) deals the unknown cards anew, and
+    :meth:`deal` deals them without making the state (a search that plays many determinisations at once as
+    arrays, ``laro.bots.lama_batch``, makes a state only where it needs one: :meth:`state`)."""
 
     __slots__ = ("counts", "hand", "kinds", "limits", "seat", "sizes", "state_type", "template", "unknown")
 
@@ -129,6 +131,13 @@ class _Sampler:
 
     def sample(self, rng: random.Random) -> LamaState:
         """One determinisation: the unseen cards dealt at random, a fresh seed for later rounds."""
+        return self._state(*self.deal(rng))
+
+    __call__ = sample
+
+    def deal(self, rng: random.Random) -> tuple[list[int], tuple[int, ...], int]:
+        """What :meth:`sample` draws, without the state: the packed hands, the draw pile and the seed for later
+        rounds (the same ``rng`` gives the same, and leaves it as :meth:`sample` does)."""
         rnd = rng.random
         if self.limits:
             cards, dealt, sizes = self._deal_limited(rnd)
@@ -147,15 +156,23 @@ class _Sampler:
             hand = sum(map(bit, cards[start : start + size]))
             hands.append(hand if dealt is None else hand + dealt[seat])
             start += size
+        return hands, tuple(cards[start:]), rng.getrandbits(63)
+
+    def state(self, hands: list[int], deck: tuple[int, ...], seed: int) -> LamaState:
+        """The determinisation of the packed ``hands``, the draw pile ``deck`` and ``seed`` (as :meth:`deal`
+        gives them)."""
+        return self._state(hands, deck, seed)
+
+    def _state(self, hands: list[int], deck: tuple[int, ...], seed: int) -> LamaState:
         template = self.template
         state = _new(self.state_type)
         state.game = template.game
         state.num_players = template.num_players
         state.options = template.options
-        state.seed = rng.getrandbits(63)
+        state.seed = seed
         state.round = template.round
         state.hands = hands
-        state.deck = tuple(cards[start:])
+        state.deck = deck
         state.draw_pos = 0
         state.discard = template.discard
         state.quit_mask = template.quit_mask

@@ -33,16 +33,24 @@ import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any, Protocol, Self, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, Self, TypeVar
 
 from laro.core import JSONDict, LaroError
+
+if TYPE_CHECKING:
+    from .matches import Matches
+    from .people import Accounts
+    from .ratings import Ratings
 
 __all__ = [
     "ANALYSES",
     "ANALYSIS_CLAIMS",
+    "PUSH",
+    "PUSH_PER_SEAT",
     "SCHEMA_VERSION",
     "DamagedTable",
     "SeqConflict",
+    "SharedRows",
     "Store",
     "StoreError",
     "StoredTable",
@@ -56,6 +64,7 @@ __all__ = [
     "check_page",
     "check_result",
     "decode_analysis",
+    "decode_push",
     "decode_table",
     "dump_json",
     "finish_refusal",
@@ -74,6 +83,8 @@ SCHEMA_VERSION = 1  # the layout of the database; bump it and add a migration wh
 # leaves it alone, so an old database still loads and an older laro still opens a newer one
 ANALYSES = "laro_analyses"  # move analyses of finished tables, by table and key (seat and settings)
 ANALYSIS_CLAIMS = "laro_analysis_claims"  # which process makes an analysis now, until when (see claim_analysis)
+PUSH = "laro_push"  # the push subscriptions of the seats, and what each was told last (see claim_push)
+PUSH_PER_SEAT = 8  # subscriptions (browsers, devices) one seat keeps: a newer one pushes the oldest out
 
 _TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 _MAX_SEQ = 2**62  # far beyond any game; keeps every seq inside the databases' 64-bit integers
@@ -159,11 +170,47 @@ class TableSummary:
     result: JSONDict | None = None
 
 
+class SharedRows(Protocol):
+    """The rows through which the server processes of one store act as one server (see :mod:`laro.server.cluster`
+    for the use, :class:`laro.server.store.postgres_cluster.PostgresCluster` for PostgreSQL's): news of every
+    stored event and of presence, each table's lease (who drives it), each process's heartbeat, and how many
+    connections each process holds for each seat. ``me`` is the name of the process that asks; :meth:`listen`
+    yields each notice as ``("events", "<table id> <seq>")`` or ``("presence", "<table id>")``."""
+
+    async def prepare(self) -> None: ...
+    def listen(self, me: str, connected: Callable[[], Any]) -> AsyncIterator[tuple[str, str]]: ...
+    async def events_after(self, table_id: str, seq: int) -> list[JSONDict]: ...
+    async def progress(self) -> dict[str, int]: ...
+    async def leases(self) -> list[tuple[str, str, float]]: ...
+    async def claim(self, me: str, table_ids: list[str], now: float, until: float) -> list[str]: ...
+    async def renew(self, me: str, until: float) -> list[str]: ...
+    async def release(self, me: str, table_ids: list[str] | None = None) -> None: ...
+    async def processes(self, now: float) -> list[str]: ...
+    async def set_presence(self, me: str, table_id: str, seat: int, connections: int, until: float) -> None: ...
+    async def presence(self, me: str, now: float, table_id: str | None = None) -> dict[str, dict[int, int]]: ...
+
+
 class Store(Protocol):
     """A place where tables live. Use it as ``async with store: …`` or call ``open`` and ``close``.
 
     Every method raises ``StoreError`` (or a subclass) for what it refuses and for database failures.
     """
+
+    def shared_rows(self) -> SharedRows | None:
+        """What several server processes serving this store at once share besides the tables (who drives which,
+        who is connected where, news of each change), or None if one process alone may serve it."""
+
+    @property
+    def accounts(self) -> Accounts:
+        """People's accounts, their sessions and the seats they hold (see :mod:`.people`)."""
+
+    @property
+    def ratings(self) -> Ratings:
+        """Players' ratings per game, and every change with its game (see :mod:`.ratings`)."""
+
+    @property
+    def matches(self) -> Matches:
+        """The quick-match queue: who waits for a table, and the seat each was given (see :mod:`.matches`)."""
 
     async def open(self) -> None:
         """Connect and create the schema if it is missing (safe to run on an existing store)."""
@@ -219,6 +266,21 @@ class Store(Protocol):
     async def analysis_claimed(self, table_id: str, key: str, now: float) -> bool:
         """True while some process holds a claim of the analysis ``key`` that has not run out by ``now``."""
 
+    async def save_push(self, table_id: str, seat: int, endpoint: str, keys: JSONDict, now: float) -> None:
+        """Keep the push subscription ``endpoint`` (with its ``keys``) of a seat, replacing its keys if it is kept
+        already (what it was told stays); a seat keeps its newest ``PUSH_PER_SEAT``. ``TableNotFound``."""
+
+    async def delete_push(self, table_id: str, seat: int, endpoint: str) -> bool:
+        """Forget a seat's subscription ``endpoint``; True if it was kept."""
+
+    async def drop_push(self, endpoint: str) -> int:
+        """Forget the subscription ``endpoint`` at every seat (its push service said it is gone); how many."""
+
+    async def claim_push(self, table_id: str, seat: int, told: int) -> list[tuple[str, JSONDict]]:
+        """The subscriptions of a seat not yet told ``told`` or anything after it (each notification has a number
+        that grows as the game goes on), marked as told ``told`` by the same statement: of processes claiming
+        one notification at once, exactly one gets each subscription. ``(endpoint, keys)`` of each."""
+
     async def __aenter__(self) -> Self:
         """Open the store."""
 
@@ -240,6 +302,25 @@ def decode_analysis(table_id: str, key: str, text: object) -> JSONDict | None:
         log.warning("table %s: the kept analysis %s cannot be read back; it is made again", table_id, key)
         return None
     return value
+
+
+def decode_push(rows: Iterable[tuple[Any, Any]]) -> list[tuple[str, JSONDict]]:
+    """Claimed subscriptions read back: ``(endpoint, keys)``; a row whose keys are not a JSON object is left out.
+
+    >>> decode_push([("https://push.example/1", '{"auth": "a", "p256dh": "k"}'), ("https://push.example/2", "{")])
+    [('https://push.example/1', {'auth': 'a', 'p256dh': 'k'})]
+    """
+    found = []
+    for endpoint, keys in rows:
+        try:
+            value = json.loads(keys) if isinstance(keys, str) else keys
+        except json.JSONDecodeError:
+            value = None
+        if isinstance(value, dict) and isinstance(endpoint, str):
+            found.append((endpoint, value))
+        else:
+            log.warning("a push subscription's keys cannot be read back; it is left out")
+    return found
 
 
 def new_table_id() -> str:

@@ -40,8 +40,11 @@ from laro.core import JSONDict
 from .base import (
     ANALYSES,
     ANALYSIS_CLAIMS,
+    PUSH,
+    PUSH_PER_SEAT,
     SCHEMA_VERSION,
     DamagedTable,
+    SharedRows,
     StoredTable,
     StoreError,
     TableExists,
@@ -53,6 +56,7 @@ from .base import (
     check_page,
     check_result,
     decode_analysis,
+    decode_push,
     decode_table,
     dump_json,
     finish_refusal,
@@ -61,6 +65,12 @@ from .base import (
     refusal,
     summary_from_row,
 )
+from .postgres_matches import SCHEMA as MATCHES_SCHEMA
+from .postgres_matches import PostgresMatches
+from .postgres_people import SCHEMA as PEOPLE_SCHEMA
+from .postgres_people import PostgresAccounts
+from .postgres_ratings import SCHEMA as RATINGS_SCHEMA
+from .postgres_ratings import PostgresRatings
 
 __all__ = ["NOTIFY_CHANNEL", "PostgresStore"]
 
@@ -115,7 +125,39 @@ _BESIDE = [  # made where missing, whatever the schema version (see base.ANALYSE
         claimed_until double precision NOT NULL,
         PRIMARY KEY (table_id, key)
     )""",
+    f"""CREATE TABLE IF NOT EXISTS {PUSH} (
+        table_id text NOT NULL REFERENCES laro_tables (id),
+        seat integer NOT NULL,
+        endpoint text NOT NULL,
+        keys jsonb NOT NULL,
+        created double precision NOT NULL,
+        told bigint NOT NULL DEFAULT -1,
+        PRIMARY KEY (table_id, seat, endpoint)
+    )""",
+    f"CREATE INDEX IF NOT EXISTS {PUSH}_endpoint ON {PUSH} (endpoint)",
+    *PEOPLE_SCHEMA,
+    *MATCHES_SCHEMA,
+    *RATINGS_SCHEMA,
 ]
+_SAVE_PUSH = f"""
+    WITH saved AS (
+        INSERT INTO {PUSH} (table_id, seat, endpoint, keys, created)
+        SELECT id, %(seat)s, %(endpoint)s, %(keys)s::jsonb, %(now)s FROM laro_tables WHERE id = %(id)s
+        ON CONFLICT (table_id, seat, endpoint) DO UPDATE SET keys = excluded.keys, created = excluded.created
+        RETURNING endpoint
+    ), oldest AS (
+        DELETE FROM {PUSH} WHERE table_id = %(id)s AND seat = %(seat)s AND endpoint <> %(endpoint)s AND endpoint NOT IN
+            (SELECT endpoint FROM {PUSH} WHERE table_id = %(id)s AND seat = %(seat)s AND endpoint <> %(endpoint)s
+             ORDER BY created DESC LIMIT {PUSH_PER_SEAT - 1})
+        AND EXISTS (SELECT 1 FROM saved)
+    )
+    SELECT count(*) FROM saved
+"""
+# the row lock of a subscription makes racing claimants queue, each re-checking ``told`` on the row the one before left
+_CLAIM_PUSH = f"""
+    UPDATE {PUSH} SET told = %(told)s WHERE table_id = %(id)s AND seat = %(seat)s AND told < %(told)s
+    RETURNING endpoint, keys::text
+"""
 # the row lock of a claim makes racing claimants queue, and each re-checks the WHERE on the row the one before left
 _CLAIM = f"""
     INSERT INTO {ANALYSIS_CLAIMS} (table_id, key, holder, claimed_until)
@@ -151,9 +193,18 @@ class PostgresStore:
         self.timeout = timeout
         self._pool: AsyncConnectionPool[Connection] | None = None
         self._opening = asyncio.Lock()
+        self.accounts = PostgresAccounts(self)  # accounts, sessions and the seats they hold
+        self.ratings = PostgresRatings(self)  # players' ratings, and every change with its game
+        self.matches = PostgresMatches(self)  # the quick-match queue
 
     def __repr__(self) -> str:
         return "PostgresStore(…)"  # the connection string may hold a password
+
+    def shared_rows(self) -> SharedRows:
+        """The leases, presence and news the processes on this database share (:mod:`laro.server.cluster`)."""
+        from .postgres_cluster import PostgresCluster  # which builds on this module
+
+        return PostgresCluster(self)
 
     async def __aenter__(self) -> Self:
         await self.open()
@@ -310,6 +361,33 @@ class PostgresStore:
                 (table_id, key, now),
             )
             return await cursor.fetchone() is not None
+
+    async def save_push(self, table_id: str, seat: int, endpoint: str, keys: JSONDict, now: float) -> None:
+        arguments = {"id": table_id, "seat": seat, "endpoint": endpoint, "now": now}
+        arguments["keys"] = dump_json(keys, f"table {table_id}: push keys")
+        async with self._connection("save_push") as con:
+            cursor = await con.execute(_SAVE_PUSH, arguments)
+            row = await cursor.fetchone()
+        if not row or not row[0]:
+            raise TableNotFound(f"no table {table_id!r}")
+
+    async def delete_push(self, table_id: str, seat: int, endpoint: str) -> bool:
+        async with self._connection("delete_push") as con:
+            cursor = await con.execute(
+                f"DELETE FROM {PUSH} WHERE table_id = %s AND seat = %s AND endpoint = %s", (table_id, seat, endpoint)
+            )
+            return cursor.rowcount > 0
+
+    async def drop_push(self, endpoint: str) -> int:
+        async with self._connection("drop_push") as con:
+            cursor = await con.execute(f"DELETE FROM {PUSH} WHERE endpoint = %s", (endpoint,))
+            return cursor.rowcount
+
+    async def claim_push(self, table_id: str, seat: int, told: int) -> list[tuple[str, JSONDict]]:
+        async with self._connection("claim_push") as con:
+            cursor = await con.execute(_CLAIM_PUSH, {"id": table_id, "seat": seat, "told": told})
+            rows = await cursor.fetchall()
+        return decode_push(rows)
 
     async def load_active(self) -> list[StoredTable | DamagedTable]:
         _, tables = await self._read("load_active", 0, None, finished_too=False)

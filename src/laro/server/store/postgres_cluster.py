@@ -82,9 +82,10 @@ class PostgresCluster:
     # -- news -------------------------------------------------------------------------------------------------
 
     async def listen(self, me: str, connected: Callable[[], Any]) -> AsyncIterator[tuple[str, str]]:
-        """``(channel, payload)`` of every notice, from a connection of its own (named ``laro-listener <me>``);
-        ``await connected()`` runs each time it is listening (first and after each reconnection), so the caller
-        catches up on what it missed. A lost connection is reconnected after a short wait, as long as one reads."""
+        """``(kind, payload)`` of every notice — ``"events"`` with ``"<table id> <seq>"``, ``"presence"`` with a
+        table's id — from a connection of its own (named ``laro-listener <me>``); ``await connected()`` runs each
+        time it is listening (first and after each reconnection), so the caller catches up on what it missed. A
+        lost connection is reconnected after a short wait, as long as one reads."""
         wait, name = 0.2, f"{LISTENER_NAME} {me}"[:63]
         while True:
             try:
@@ -102,7 +103,7 @@ class PostgresCluster:
                 wait = 0.2
                 await connected()
                 async for notice in con.notifies():
-                    yield notice.channel, notice.payload
+                    yield ("events" if notice.channel == NOTIFY_CHANNEL else "presence"), notice.payload
             except psycopg.Error as exc:
                 log.warning("the store's listening connection was lost; listening again: %s", _line(exc))
                 await asyncio.sleep(wait)

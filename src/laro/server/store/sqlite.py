@@ -66,6 +66,8 @@ from laro.core import JSONDict
 from .base import (
     ANALYSES,
     ANALYSIS_CLAIMS,
+    PUSH,
+    PUSH_PER_SEAT,
     SCHEMA_VERSION,
     DamagedTable,
     StoredTable,
@@ -79,6 +81,7 @@ from .base import (
     check_page,
     check_result,
     decode_analysis,
+    decode_push,
     decode_table,
     dump_json,
     finish_refusal,
@@ -87,6 +90,12 @@ from .base import (
     refusal,
     summary_from_row,
 )
+from .sqlite_matches import SCHEMA as MATCHES_SCHEMA
+from .sqlite_matches import SQLiteMatches
+from .sqlite_people import SCHEMA as PEOPLE_SCHEMA
+from .sqlite_people import SQLiteAccounts
+from .sqlite_ratings import SCHEMA as RATINGS_SCHEMA
+from .sqlite_ratings import SQLiteRatings
 
 __all__ = ["SQLiteStore"]
 
@@ -138,7 +147,29 @@ _BESIDE = [  # made where missing, whatever the schema version (see base.ANALYSE
         claimed_until REAL NOT NULL,
         PRIMARY KEY (table_id, key)
     ) WITHOUT ROWID""",
+    f"""CREATE TABLE IF NOT EXISTS {PUSH} (
+        table_id TEXT NOT NULL REFERENCES laro_tables (id),
+        seat INTEGER NOT NULL,
+        endpoint TEXT NOT NULL,
+        keys TEXT NOT NULL,
+        created REAL NOT NULL,
+        told INTEGER NOT NULL DEFAULT -1,
+        PRIMARY KEY (table_id, seat, endpoint)
+    ) WITHOUT ROWID""",
+    f"CREATE INDEX IF NOT EXISTS {PUSH}_endpoint ON {PUSH} (endpoint)",
+    *PEOPLE_SCHEMA,
+    *MATCHES_SCHEMA,
+    *RATINGS_SCHEMA,
 ]
+_SAVE_PUSH = f"""
+    INSERT INTO {PUSH} (table_id, seat, endpoint, keys, created) VALUES (?, ?, ?, ?, ?)
+    ON CONFLICT (table_id, seat, endpoint) DO UPDATE SET keys = excluded.keys, created = excluded.created
+"""
+_OLDEST_PUSH = f"""
+    DELETE FROM {PUSH} WHERE table_id = ? AND seat = ? AND endpoint NOT IN
+        (SELECT endpoint FROM {PUSH} WHERE table_id = ? AND seat = ? ORDER BY created DESC LIMIT {PUSH_PER_SEAT})
+"""
+_CLAIM_PUSH = f"UPDATE {PUSH} SET told = ? WHERE table_id = ? AND seat = ? AND told < ? RETURNING endpoint, keys"
 _CLAIM = f"""
     INSERT INTO {ANALYSIS_CLAIMS} (table_id, key, holder, claimed_until)
     SELECT ?, ?, ?, ? WHERE NOT EXISTS (SELECT 1 FROM {ANALYSES} WHERE table_id = ? AND key = ?)
@@ -173,9 +204,16 @@ class SQLiteStore:
         self._waiting: list[_Append] = []  # appends not yet taken by the worker, under _waiting_lock
         self._waiting_lock = threading.Lock()
         self._flush_queued = False  # a flush is queued on the worker and has not yet taken the waiting appends
+        self.accounts = SQLiteAccounts(self)  # accounts, sessions and the seats they hold
+        self.ratings = SQLiteRatings(self)  # players' ratings, and every change with its game
+        self.matches = SQLiteMatches(self)  # the quick-match queue
 
     def __repr__(self) -> str:
         return f"SQLiteStore({self.path!r})"
+
+    def shared_rows(self) -> None:
+        """None: one process serves a SQLite file."""
+        return None
 
     async def __aenter__(self) -> Self:
         await self.open()
@@ -288,6 +326,24 @@ class SQLiteStore:
         query = f"SELECT 1 FROM {ANALYSIS_CLAIMS} WHERE table_id = ? AND key = ? AND claimed_until > ?"
         row = await self._run("analysis_claimed", lambda con: con.execute(query, (table_id, key, now)).fetchone())
         return row is not None
+
+    async def save_push(self, table_id: str, seat: int, endpoint: str, keys: JSONDict, now: float) -> None:
+        text = dump_json(keys, f"table {table_id}: push keys")
+        await self._run("save_push", self._save_push, table_id, seat, endpoint, text, now)
+
+    async def delete_push(self, table_id: str, seat: int, endpoint: str) -> bool:
+        statement = f"DELETE FROM {PUSH} WHERE table_id = ? AND seat = ? AND endpoint = ?"
+        return bool(await self._run("delete_push", self._write, statement, (table_id, seat, endpoint)))
+
+    async def drop_push(self, endpoint: str) -> int:
+        return await self._run("drop_push", self._write, f"DELETE FROM {PUSH} WHERE endpoint = ?", (endpoint,))
+
+    async def claim_push(self, table_id: str, seat: int, told: int) -> list[tuple[str, JSONDict]]:
+        def claim(con: sqlite3.Connection) -> list[tuple[str, str]]:
+            with self._writing(con):
+                return con.execute(_CLAIM_PUSH, (told, table_id, seat, told)).fetchall()
+
+        return decode_push(await self._run("claim_push", claim))
 
     async def quick_check(self) -> list[str]:
         """What SQLite's ``PRAGMA quick_check`` finds wrong in the file's pages (an empty list: nothing)."""
@@ -429,6 +485,15 @@ class SQLiteStore:
                 " ON CONFLICT (table_id, key) DO UPDATE SET analysis = excluded.analysis, created = excluded.created",
                 (table_id, key, text, time.time()),
             )
+
+    def _save_push(
+        self, con: sqlite3.Connection, table_id: str, seat: int, endpoint: str, text: str, now: float
+    ) -> None:
+        with self._writing(con):
+            if con.execute("SELECT 1 FROM laro_tables WHERE id = ?", (table_id,)).fetchone() is None:
+                raise TableNotFound(f"no table {table_id!r}")
+            con.execute(_SAVE_PUSH, (table_id, seat, endpoint, text, now))
+            con.execute(_OLDEST_PUSH, (table_id, seat, table_id, seat))
 
     def _write(self, con: sqlite3.Connection, statement: str, arguments: tuple[object, ...]) -> int:
         """One statement in a write transaction of its own; the rows it changed."""

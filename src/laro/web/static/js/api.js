@@ -8,13 +8,14 @@ export class ApiError extends Error {
   }
 }
 
+/** A request to the API; `body` is sent as JSON, or as is when it is already JSON text. */
 async function call(method, path, body) {
   let response;
   try {
     response = await fetch(path, {
       method,
       headers: body === undefined ? {} : { "Content-Type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
+      body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
       cache: "no-store",
     });
   } catch (error) {
@@ -51,8 +52,9 @@ export const getComponents = (game) =>
 
 /** A finished table's game step by step, as `view` ("open", "spectator" or a seat's number) saw it. */
 export const getReplay = (id, view) => call("GET", `/api/tables/${encodeURIComponent(id)}/replay?view=${encodeURIComponent(view)}`);
-/** A game record (a file's) step by step, as `view` saw it. */
-export const postReplay = (record, view) => call("POST", "/api/replay", { record, view: String(view) });
+/** A game record step by step, as `view` saw it. `text` is the record's own JSON text, sent as it is: read as
+ * JavaScript numbers, a 64-bit seed would come back rounded and the record would no longer replay. */
+export const postReplay = (text, view) => call("POST", "/api/replay", `{"record": ${text}, "view": ${JSON.stringify(String(view))}}`);
 
 function seatCall(id, seat, what, body) {
   return call("POST", `/api/tables/${encodeURIComponent(id)}/seats/${seat}/${what}`, body);
@@ -63,8 +65,34 @@ export const startRematch = (id, token) => call("POST", `/api/tables/${encodeURI
 export const joinSeat = (id, seat, token, name) => seatCall(id, seat, "join", { token, name });
 export const leaveSeat = (id, seat, token) => seatCall(id, seat, "leave", { token });
 export const botSeat = (id, seat, token, bot) => seatCall(id, seat, "bot", { token, bot });
+/** The server's key for push subscriptions: {key}. */
+export const getPushKey = () => call("GET", "/api/push");
+/** Keep this browser's push subscription (`PushSubscription.toJSON()`) with the seat, or forget it. */
+export const pushSubscribe = (id, seat, token, subscription) => seatCall(id, seat, "push", { token, subscription });
+export const pushUnsubscribe = (id, seat, token, endpoint) =>
+  call("DELETE", `/api/tables/${encodeURIComponent(id)}/seats/${seat}/push`, { token, endpoint });
 /** Hand another seat (away, or without a connection) to its stand-in bot; `token` is the caller's own. */
 export const awaySeat = (id, seat, token) => seatCall(id, seat, "away", { token });
+
+// -- accounts: the session lives in an HttpOnly cookie the browser sends by itself -------------------------------
+
+export const signUp = (name, password) => call("POST", "/api/accounts", { name, password });
+export const signIn = (name, password) => call("POST", "/api/session", { name, password });
+export const signOut = () => call("DELETE", "/api/session");
+// quick match (docs/protocol.md, "Quick match")
+export const startMatch = (body) => call("POST", "/api/match", body);
+export const getMatch = (wait) => call("GET", `/api/match?wait=${encodeURIComponent(wait)}`);
+export const leaveMatch = () => call("DELETE", "/api/match");
+export const getOnline = () => call("GET", "/api/online");
+/** Who is signed in, with their running games ({name, games}); null when nobody is. */
+export async function getMe() {
+  try {
+    return await call("GET", "/api/me");
+  } catch (error) {
+    if (error instanceof ApiError && error.code === "signed_out") return null;
+    throw error;
+  }
+}
 
 // -- what this browser remembers -------------------------------------------------------------------------
 

@@ -7,7 +7,11 @@
  *   secondsLeft(clock, seat)   a seat's time left now (null without a clock)
  *   formatClock(secs)          m:ss, or hours and minutes, or days and hours
  *   clockBadge(table, seat)    the element shown in a player's box (null without a clock, and for a bot's seat)
- *   countdown(until)           an element counting the seconds down to `until` (a server unix time)
+ *   countdown(until, {clock})  an element counting the seconds down to `until` (a server unix time); as m:ss with
+ *                              `clock: true`
+ *   lowOnTime(clock, seat)     whether a seat's running clock is below its warning mark (20 s, or a tenth of a
+ *                              per-turn limit)
+ *   roundPaused(table)         whether a round's end is being shown (clock.paused_until): nobody is to play
  *   startTicking()             repaint every clock and countdown on the page every 250 ms
  */
 
@@ -27,6 +31,12 @@ export function setServerTime(serverTime) {
 
 export function serverNow() {
   return Date.now() / 1000 + offset;
+}
+
+/** Whether the table pauses at a round's end now: its scores are shown and nobody is to play until it is over. */
+export function roundPaused(table) {
+  const until = table && table.clock ? table.clock.paused_until : null;
+  return table.status === "running" && typeof until === "number" && until > serverNow();
 }
 
 /** Whether the table has a clock at all. */
@@ -51,6 +61,11 @@ export function formatClock(seconds) {
 /** Below how many seconds a clock shows its warning colour: 20 s, or a tenth of a longer per-turn limit. */
 function lowMark(clock) {
   return clock.per_turn ? Math.max(LOW_SECONDS, clock.per_turn * LOW_SHARE) : LOW_SECONDS;
+}
+
+export function lowOnTime(clock, seat) {
+  if (!timed(clock) || clock.running !== seat || typeof clock.deadline !== "number") return false;
+  return secondsLeft(clock, seat) < lowMark(clock);
 }
 
 function paintClock(node) {
@@ -95,12 +110,12 @@ export function clockBadge(table, seat) {
 
 function paintCountdown(node) {
   const seconds = Math.max(0, Math.ceil(Number(node.dataset.until) - serverNow()));
-  node.textContent = t("clock.seconds", { n: seconds });
+  node.textContent = node.dataset.clock ? formatClock(seconds) : t("clock.seconds", { n: seconds });
   node.dataset.seconds = String(seconds);
 }
 
-export function countdown(until) {
-  const node = h("span", { class: "countdown", dataset: { testid: "countdown", until: String(until) } });
+export function countdown(until, { clock = false } = {}) {
+  const node = h("span", { class: "countdown", dataset: { testid: "countdown", until: String(until), ...(clock ? { clock: "true" } : {}) } });
   paintCountdown(node);
   return node;
 }

@@ -3,8 +3,8 @@
 
 import * as api from "./api.js";
 import { h, replace } from "./dom.js";
-import { has, lang, t } from "./i18n.js";
-import { timeAgo } from "./shell.js";
+import { has, lang, t, titleOf } from "./i18n.js";
+import { gameIcon, timeAgo } from "./shell.js";
 
 
 /** A player's name as stored ("Ana", "heuristic bot"), a bot's in the current language. */
@@ -18,7 +18,7 @@ function gameRow(game) {
   const result = game.result || {};
   const winners = new Set(result.winners || []);
   const scores = result.scores || [];
-  const title = has(`game.${game.game}.title`) ? t(`game.${game.game}.title`) : game.title;
+  const title = titleOf(game.game, game.title);
   const id = encodeURIComponent(game.id);
   return h(
     "li",
@@ -29,10 +29,11 @@ function gameRow(game) {
       h(
         "div",
         { class: "table-row-head" },
-        h("img", { src: `/static/img/${game.game}.svg`, alt: "", class: "game-icon" }),
+        gameIcon(game.game),
         h("strong", {}, title),
         (game.options || {}).edition === "party" ? h("span", { class: "pill" }, t("lama.party_edition")) : null,
         h("span", { class: "muted small" }, timeAgo(game.ended, lang())),
+        result.ended ? h("span", { class: "pill ended", dataset: { testid: "finished-ended" } }, t(`status.${result.ended}`)) : null,
       ),
       h(
         "ul",

@@ -90,6 +90,13 @@ export function has(key) {
   return key in strings || key in fallback;
 }
 
+/** A game's title in the page's language, from its name ("lama"); a game installed with no strings in this
+ * language is called by the `title` the server gives (or by its name). */
+export function titleOf(name, title = name) {
+  const key = `game.${name}.title`;
+  return has(key) ? t(key) : title;
+}
+
 /** The text of `key` with `{name}` replaced by `params.name`; the key itself when there is no such string. In
  * Korean a particle written for both endings, as in "{name}이(가)", is chosen from the word before it. */
 export function t(key, params = {}) {

@@ -1,15 +1,16 @@
 // The lobby: create a table (game, players, seats, options), see open and running tables, join or watch.
 
-import { ApiError, createAndSit, getCatalogue, listTables, loadName, loadSeat, saveName } from "./api.js";
+import { accountPanel, myGamesPanel } from "./account.js";
+import { ApiError, createAndSit, getCatalogue, getMe, listTables, loadName, loadSeat, saveName } from "./api.js";
 import { clockIcon, clockName } from "./clock.js";
 import { finishedPanel } from "./finished.js";
 import { h, replace } from "./dom.js";
-import { lang, loadStrings, onLangChange, t } from "./i18n.js";
-import { showError, timeAgo, topbar } from "./shell.js";
+import { has, lang, loadStrings, onLangChange, t, titleOf } from "./i18n.js";
+import { gameIcon, showError, timeAgo, topbar } from "./shell.js";
+import { quickMatchPanel, refreshOnline } from "./quickmatch.js";
 import { practiceBadge } from "./undo.js";
 
 const REFRESH_MS = 3000;
-const HIDDEN_OPTIONS = new Set(["tiles", "yellow_cards", "green_cards"]);
 
 const state = {
   games: [],
@@ -24,20 +25,20 @@ const state = {
   name: loadName(),
   creating: false,
   takebacks: false, // allow takebacks (against bots only): an unrated practice game
+  me: null, // who is signed in, with their running games ("My games"); null: nobody
 };
 
 const root = document.getElementById("app");
 let tablesBox = null;
 let finished = null; // the list of finished games
+let myGamesSlot = null; // where "My games" is drawn, for a signed-in player
 
 function gameOf(name) {
   return state.games.find((game) => game.name === name) || state.games[0];
 }
 
 export function gameTitle(game) {
-  const key = `game.${game.name}.title`;
-  const text = t(key);
-  return text === key ? game.title : text;
+  return titleOf(game.name, game.title);
 }
 
 function optionLabel(game, option) {
@@ -58,7 +59,7 @@ function choiceLabel(game, option, choice) {
   return text === key ? String(choice).replaceAll("_", " ") : text;
 }
 
-const BOT_ORDER = ["heuristic", "easy", "medium", "hard", "random"];
+const BOT_ORDER = ["heuristic", "easy", "medium", "hard", "learned", "random"];
 
 // The bots a seat can be given, strongest-known first; "ismcts" is the command line's name for "hard".
 function offeredBots(bots) {
@@ -77,11 +78,13 @@ function botLabel(bot) {
 function fitSeats() {
   const game = gameOf(state.game);
   state.players = Math.min(Math.max(state.players, game.min_players), game.max_players);
-  const defaultBot = game.bots.includes("heuristic") ? "bot:heuristic" : `bot:${game.bots[0]}`;
+  const offered = offeredBots(game.bots);
+  const defaultBot = `bot:${offered[0]}`; // the strongest known: the game's heuristic bot if it has one
+  const kept = (old) => old === "human" || (old && old.startsWith("bot:") && offered.includes(old.slice(4)));
   const seats = [];
   for (let seat = 0; seat < state.players; seat += 1) {
     const old = state.seats[seat];
-    seats.push(seat === 0 ? "me" : old && old !== "me" ? old : defaultBot);
+    seats.push(seat === 0 ? "me" : kept(old) ? old : defaultBot); // a bot this game has not is not kept
   }
   state.seats = seats;
 }
@@ -242,9 +245,9 @@ function createPanel() {
         { class: "game-choice", dataset: { game: each.name } },
         input,
         h("span", { class: "game-choice-body" },
-          h("span", { class: "game-choice-title" }, h("img", { src: `/static/img/${each.name}.svg`, alt: "", class: "game-icon" }), gameTitle(each)),
+          h("span", { class: "game-choice-title" }, gameIcon(each.name), gameTitle(each)),
           h("span", { class: "game-choice-meta" }, t("lobby.player_range", { min: each.min_players, max: each.max_players })),
-          h("span", { class: "game-choice-summary" }, t(`game.${each.name}.summary`)),
+          has(`game.${each.name}.summary`) ? h("span", { class: "game-choice-summary" }, t(`game.${each.name}.summary`)) : null,
         ),
       );
     }),
@@ -261,10 +264,10 @@ function createPanel() {
 
   // an edition (L.A.M.A.'s Party Edition) is chosen beside the players, not among the other options
   const edition = game.options.find((option) => option.name === "edition");
-  const options = game.options.filter((option) => !HIDDEN_OPTIONS.has(option.name) && option !== edition);
+  const options = game.options.filter((option) => option !== edition); // component data is not among them
   const chosenEdition = edition ? (state.options[game.name] || {}).edition ?? edition.default : null;
   const rulesHref = `/rules/${game.name}${edition && chosenEdition !== edition.default ? `?edition=${encodeURIComponent(chosenEdition)}` : ""}`;
-  form.append(
+  const parts = [
     h("h2", {}, t("lobby.new_table")),
     h("fieldset", { class: "plain" }, h("legend", {}, t("lobby.game")), gameChoices),
     h("p", { class: "rules-link small" }, h("a", { href: rulesHref, dataset: { testid: "rules-link" } }, t("lobby.read_rules", { game: gameTitle(game) }))),
@@ -282,12 +285,13 @@ function createPanel() {
       { class: "create-actions" },
       h("button", { type: "submit", class: "primary", disabled: state.creating, dataset: { testid: "create" } }, state.creating ? t("lobby.creating") : t("lobby.create")),
     ),
-  );
+  ];
+  form.append(...parts.filter((part) => part)); // a part a game has not (an edition, options) is left out
   return form;
 }
 
 async function create() {
-  const name = state.name.trim();
+  const name = state.me ? state.me.name : state.name.trim(); // a signed-in player plays under their account's name
   if (!name) {
     showError("name_needed", null);
     document.getElementById("name")?.focus();
@@ -348,7 +352,7 @@ function tableRow(table) {
       h(
         "div",
         { class: "table-row-head" },
-        h("img", { src: `/static/img/${table.game}.svg`, alt: "", class: "game-icon" }),
+        gameIcon(table.game),
         h("strong", {}, game ? gameTitle(game) : table.title),
         h("span", { class: `pill ${table.status}` }, t(`status.${table.status}`)),
         practiceBadge(table, t),
@@ -394,6 +398,16 @@ function renderTables() {
   );
 }
 
+function renderMyGames() {
+  if (myGamesSlot) replace(myGamesSlot, myGamesPanel(state.me));
+}
+
+/** Signed in or out: the page is drawn again for the account (or for a guest). */
+function accountChanged(me) {
+  state.me = me;
+  render();
+}
+
 async function refreshTables() {
   try {
     state.tables = await listTables();
@@ -401,7 +415,17 @@ async function refreshTables() {
   } catch (error) {
     state.tablesError = error;
   }
+  if (state.me) {
+    try {
+      state.me = await getMe();
+    } catch {
+      /* kept as it was until the next refresh */
+    }
+    if (!state.me) render(); // the session ended elsewhere (signed out on another device)
+  }
+  renderMyGames();
   renderTables();
+  refreshOnline();
   if (finished) finished.refresh();
 }
 
@@ -449,6 +473,7 @@ function render() {
   });
   name.addEventListener("change", () => saveName(name.value.trim()));
   tablesBox = h("div", { class: "tables-box" });
+  myGamesSlot = h("div", { class: "my-games-slot" });
   const body = state.games.length
     ? h(
         "div",
@@ -456,12 +481,15 @@ function render() {
         h(
           "div",
           { class: "lobby-left" },
-          h("div", { class: "panel name-panel" }, h("div", { class: "field" }, h("label", { for: "name" }, t("lobby.your_name")), name)),
+          state.me ? null : h("div", { class: "panel name-panel" }, h("div", { class: "field" }, h("label", { for: "name" }, t("lobby.your_name")), name)),
           createPanel(),
+          accountPanel(state.me, accountChanged),
         ),
         h(
           "div",
           { class: "lobby-right" },
+          quickMatchPanel(state.me, state.games, state.clocks),
+          myGamesSlot,
           h(
             "section",
             { class: "panel tables" },
@@ -475,7 +503,12 @@ function render() {
     : h("p", { class: "muted" }, t("common.loading"));
   replace(
     root,
-    topbar({ links: state.games.map((game) => ({ href: `/rules/${game.name}`, text: t("nav.rules_of", { game: gameTitle(game) }) })) }),
+    topbar({
+      links: [
+        ...state.games.map((game) => ({ href: `/rules/${game.name}`, text: t("nav.rules_of", { game: gameTitle(game) }) })),
+        { href: "/leaderboard/lama", text: t("ratings.leaderboard"), testid: "leaderboard-link" },
+      ],
+    }),
     h(
       "main",
       { class: "lobby" },
@@ -483,20 +516,27 @@ function render() {
       body,
     ),
   );
+  renderMyGames();
   renderTables();
 }
 
 async function main() {
-  await loadStrings(["lama", "kamara"]);
+  await loadStrings(null);
   render();
   onLangChange(() => render());
   try {
     const catalogue = await getCatalogue();
     state.games = catalogue.games;
     state.clocks = catalogue.clocks || [];
+    await loadStrings(state.games.map((game) => game.name)); // each game's own strings: its title, options…
   } catch (error) {
     showError(error.code || "network", error.message, { timeout: 0 });
     return;
+  }
+  try {
+    state.me = await getMe();
+  } catch {
+    state.me = null; // the lobby works for guests whatever the accounts answer
   }
   state.game = state.games.some((game) => game.name === "lama") ? "lama" : state.games[0].name;
   fitSeats();

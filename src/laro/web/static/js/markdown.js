@@ -117,6 +117,7 @@ function parseBlocks(lines) {
       );
       const wrap = el("div", table);
       wrap.className = "table-scroll";
+      wrap.tabIndex = 0; // a wide table scrolls sideways by keys too
       out.push(wrap);
     } else if (/^ {0,3}>/.test(line)) {
       const body = [];

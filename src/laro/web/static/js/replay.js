@@ -9,16 +9,15 @@
 
 import * as api from "./api.js";
 import { h, replace } from "./dom.js";
-import { has, loadStrings, lang, onLangChange, t } from "./i18n.js";
-import { actionWords, dropRenderer, loadGameStyle, seatColourOf, showError, topbar } from "./shell.js";
+import { has, loadStrings, lang, onLangChange, t, titleOf } from "./i18n.js";
+import { actionWords, componentsOf, dropRenderer, gameInfo, loadGameStyle, loadRenderer, seatColourOf, showError, topbar } from "./shell.js";
 
-const COMPONENT_KEYS = ["tiles", "yellow_cards", "green_cards"];
 const SPEEDS = [0.5, 1, 2, 4, 8]; // moves a second
 const parts = location.pathname.split("/");
 const tableId = parts[1] === "table" ? decodeURIComponent(parts[2] || "") : null;
 
 const page = {
-  source: null, // {table: id} or {record, name}
+  source: null, // {table: id} or {text, name}: a record file's own text
   data: null, // the server's replay of the current view
   cache: new Map(), // view -> replay
   view: "open",
@@ -29,6 +28,7 @@ const page = {
   renderer: null,
   components: null,
   baseComponents: {},
+  info: null, // what the game declares (GET /api/games)
   game: null,
   els: {},
 };
@@ -47,13 +47,26 @@ function playerName(seat) {
   return name || t("common.seat", { n: seat + 1 });
 }
 
+/** Who made a step's move, as the table said it: the seat's player, or "Smart bot for Dana" when a bot played a
+ * person's seat (a stand-in for an absent player, or a bot the seat was handed to). */
+function moverName(step) {
+  const name = page.data.players[step.seat];
+  if (step.bot && name && name !== `${step.bot} bot`) return t("log.bot_for", { bot: botName(step.bot), name: playerName(step.seat) });
+  return playerName(step.seat);
+}
+
+/** Why the table ended before its game did ("abandoned"), shown at the replay's last step; else null. */
+function endedHere(index = page.step) {
+  const data = page.data;
+  return data && data.ended && index === data.steps.length - 1 ? data.ended : null;
+}
+
 function seatColour(seat) {
   return seatColourOf(page.renderer, seat);
 }
 
 function gameTitle() {
-  const game = page.data.game;
-  return has(`game.${game}.title`) ? t(`game.${game}.title`) : page.data.title;
+  return titleOf(page.data.game, page.data.title);
 }
 
 function words(step) {
@@ -78,7 +91,7 @@ function summaryAt(index) {
     title: data.title,
     players: data.num_players,
     options: data.options,
-    status: last && data.result.over ? "over" : "running",
+    status: last && data.result.over ? "over" : endedHere(index) || "running",
     seq: index,
     current_player: observation.current_player ?? null,
     seats: data.players.map((name, seat) => {
@@ -118,7 +131,10 @@ const REPLAY_WORDS = {
   "kamara.hint.wait_play": "replay.next",
   "kamara.hint.spectator": "replay.watching",
 };
-const replayWords = (key, params) => t(REPLAY_WORDS[key] ?? key, params);
+const replayWords = (key, params) => {
+  if (key in REPLAY_WORDS && endedHere()) return t(`log.end.${endedHere()}`); // nobody moves next: the table ended
+  return t(REPLAY_WORDS[key] ?? key, params);
+};
 
 function makeRenderer() {
   dropRenderer(page.renderer);
@@ -165,10 +181,11 @@ function show(index) {
   replace(
     caption,
     step.seat === null ? null : h("span", { class: "seat-dot", style: { "--seat-color": seatColour(step.seat) } }),
-    step.seat === null ? null : h("b", {}, playerName(step.seat)),
+    step.seat === null ? null : h("b", {}, moverName(step)),
     " ",
     words(step),
     step.round_over !== undefined && step.round_over !== null ? h("span", { class: "badge" }, t("log.round_over", { n: step.round_over })) : null,
+    endedHere() ? h("span", { class: "badge ended", dataset: { testid: "replay-ended" } }, t(`log.end.${endedHere()}`)) : null,
   );
   first.disabled = back.disabled = page.step === 0;
   forward.disabled = last.disabled = page.step === steps.length - 1;
@@ -195,8 +212,20 @@ function play() {
   page.els.play.dataset.playing = "true";
 }
 
+/** Whether a key belongs to the focused control rather than to the replay: typing, a choice, the slider's own
+ * keys, and Space or Enter on a button reached with the keyboard (one clicked keeps the focus but not the keys). */
+function keyOfControl(event) {
+  const target = event.target instanceof Element ? event.target : null;
+  if (!target || event.altKey || event.ctrlKey || event.metaKey) return Boolean(target);
+  if (target.closest("select, textarea, [contenteditable]")) return true;
+  if (target.matches("input[type=range]")) return event.key !== " ";
+  if (target.closest("input")) return true;
+  const control = target.closest("button, a, summary, [role=button]");
+  return Boolean(control) && (event.key === " " || event.key === "Enter") && control.matches(":focus-visible");
+}
+
 function onKey(event) {
-  if (!page.data || event.target.closest("input, select, textarea, button")) return;
+  if (!page.data || keyOfControl(event)) return;
   const moves = { ArrowLeft: -1, ArrowRight: 1, Home: -Infinity, End: Infinity };
   if (event.key in moves) {
     event.preventDefault();
@@ -221,10 +250,11 @@ function drawLog() {
         { class: "replay-move", dataset: { step: index }, onclick: () => (stop(), show(index)) },
         h("span", { class: "move-number" }, index ? String(index) : "·"),
         h("span", { class: "seat-dot", style: { "--seat-color": seatColour(step.seat) } }),
-        h("span", {}, step.seat === null ? null : [h("b", {}, playerName(step.seat)), " "], words(step), step.told ? h("code", { class: "muted", title: t("replay.hidden_then") }, step.action) : null),
+        h("span", {}, step.seat === null ? null : [h("b", {}, moverName(step)), " "], words(step), step.told ? h("code", { class: "muted", title: t("replay.hidden_then") }, step.action) : null),
       );
-      if (step.round_over === undefined || step.round_over === null) return line;
-      return [line, h("li", { class: "log-round log-round-over" }, t("log.round_over", { n: step.round_over }))];
+      const ended = endedHere(index) ? h("li", { class: "log-round log-ended" }, t(`log.end.${endedHere(index)}`)) : null;
+      if (step.round_over === undefined || step.round_over === null) return [line, ended];
+      return [line, h("li", { class: "log-round log-round-over" }, t("log.round_over", { n: step.round_over })), ended];
     }),
   );
 }
@@ -299,7 +329,7 @@ function buildShell() {
   els.counter = h("span", { class: "replay-counter", dataset: { testid: "replay-step" } });
   els.caption = h("div", { class: "replay-caption", dataset: { testid: "replay-caption" }, "aria-live": "polite" });
   els.gameRoot = h("div", { class: `game-root game-${page.data.game}`, dataset: { testid: "game" } });
-  els.log = h("ol", { class: "log-list replay-log", dataset: { testid: "replay-log" } });
+  els.log = h("ol", { class: "log-list replay-log", tabindex: "0", "aria-label": t("replay.log"), dataset: { testid: "replay-log" } });
   const links = [{ href: `/rules/${page.data.game}`, text: t("nav.rules") }, { href: "/", text: t("nav.lobby"), class: "nav-lobby" }];
   if (tableId) links.unshift({ href: `/table/${encodeURIComponent(tableId)}`, text: t("replay.to_table"), testid: "replay-table-link" });
   replace(
@@ -337,22 +367,28 @@ function rebuild() {
 async function fetchView(view, source = page.source, cache = page.cache) {
   const key = String(view);
   if (!cache.has(key)) {
-    const replay = source.table ? await api.getReplay(source.table, key) : await api.postReplay(source.record, key);
+    const replay = source.table ? await api.getReplay(source.table, key) : await api.postReplay(source.text, key);
     cache.set(key, replay);
   }
   return cache.get(key);
 }
 
+let viewAsked = 0; // the latest view asked for: an earlier one answered after it is dropped
+
 async function changeView(view) {
   stop();
+  const asked = ++viewAsked;
   document.body.dataset.loading = "true";
   try {
-    page.data = await fetchView(view);
+    const data = await fetchView(view);
+    if (asked !== viewAsked) return;
+    page.data = data;
     page.view = view;
   } catch (error) {
+    if (asked !== viewAsked) return;
     showError(error.code, error.message);
   } finally {
-    delete document.body.dataset.loading;
+    if (asked === viewAsked) delete document.body.dataset.loading;
   }
   rebuild();
 }
@@ -363,7 +399,7 @@ function askedStep(data) {
   return Number.isInteger(asked) && asked > 0 ? Math.min(asked, data.steps.length - 1) : 0;
 }
 
-/** Show the replay of `source` ({table: id} or {record}) from its first step, or the one its address asks for. */
+/** Show the replay of `source` ({table: id} or {text}) from its first step, or the one its address asks for. */
 async function start(source) {
   stop();
   const cache = new Map();
@@ -380,26 +416,26 @@ async function start(source) {
   Object.assign(page, { source, cache, data, view: "open", step: source.table ? askedStep(data) : 0 });
   const game = page.data.game;
   if (game !== page.game) {
+    const info = await gameInfo(game);
     const [, , module, components] = await Promise.all([
       loadStrings(game),
       loadGameStyle(game),
-      import(`./games/${game}.js`),
-      api.getComponents(game).catch(() => null),
+      loadRenderer(game),
+      info.components ? api.getComponents(game).catch(() => null) : null,
     ]);
-    Object.assign(page, { module, game, baseComponents: components || {} });
+    Object.assign(page, { module, game, info, baseComponents: components || {} });
   }
-  const own = {};
-  for (const key of COMPONENT_KEYS) if (page.data.options && page.data.options[key]) own[key] = page.data.options[key];
-  page.components = { ...page.baseComponents, ...own }; // a record's own tiles and cards, if it has them
+  page.components = componentsOf(page.info, page.baseComponents, page.data.options); // a record's own tiles and cards
   delete document.body.dataset.loading;
   rebuild();
   document.body.dataset.ready = "true";
 }
 
 async function loadFile(file) {
+  const text = await file.text();
   let record;
   try {
-    record = JSON.parse(await file.text());
+    record = JSON.parse(text); // only to look at it: the text itself is sent (a seed may not fit a number)
   } catch {
     showError("bad_record", t("replay.not_json", { name: file.name }), { timeout: 0 });
     return;
@@ -409,7 +445,7 @@ async function loadFile(file) {
     return;
   }
   delete document.body.dataset.ready;
-  await start({ record, name: file.name });
+  await start({ text, name: file.name });
 }
 
 /** Before any replay: why there is none (a table still being played, or no record yet), and the drop zone. */

@@ -2,7 +2,7 @@
 
 import { getGames, getRules } from "./api.js";
 import { h, replace } from "./dom.js";
-import { has, lang, loadStrings, onLangChange, t } from "./i18n.js";
+import { has, lang, loadStrings, onLangChange, t, titleOf } from "./i18n.js";
 import { renderMarkdown } from "./markdown.js";
 import { guideSection } from "./rules_guide.js";
 import { showError, topbar } from "./shell.js";
@@ -13,10 +13,8 @@ const root = document.getElementById("app");
 let games = [];
 
 function title(name) {
-  const key = `game.${name}.title`;
-  if (has(key)) return t(key);
   const found = games.find((each) => each.name === name);
-  return found ? found.title : name;
+  return titleOf(name, found ? found.title : name);
 }
 
 async function render() {

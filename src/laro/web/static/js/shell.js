@@ -1,12 +1,14 @@
 // What every page shares: the top bar (brand, links, language switch), error toasts, confirmation dialogs.
 
+import { getGames } from "./api.js";
 import { h } from "./dom.js";
 import { has, languageSwitch, t } from "./i18n.js";
 
 export const LOGO = "/static/img/llama.svg";
 
-/** The top bar: the brand (a link to the lobby), `middle` nodes, `links` [{href, text}], the language switch. */
-export function topbar({ middle = [], links = [] } = {}) {
+/** The top bar: the brand (a link to the lobby), `middle` nodes, `links` [{href, text}], `tools` (such as the
+ * mute switch), the language switch. */
+export function topbar({ middle = [], links = [], tools = [] } = {}) {
   return h(
     "header",
     { class: "topbar" },
@@ -17,6 +19,7 @@ export function topbar({ middle = [], links = [] } = {}) {
       "nav",
       {},
       links.map((link) => h("a", { href: link.href, class: link.class || null, dataset: link.testid ? { testid: link.testid } : {} }, link.text)),
+      tools,
       languageSwitch(),
     ),
   );
@@ -168,4 +171,41 @@ export function dropRenderer(renderer) {
   } catch (error) {
     console.error(error);
   }
+}
+
+// What a page assumes of a game the server does not describe (GET /api/games): the defaults of the game contract.
+const PLAIN_GAME = { score_order: "high", steps: [], whole_turns: [], scored_rounds: false, component_options: [], components: false };
+
+/** What the game declares about itself, from GET /api/games: whether low or high scores win (`score_order`), its
+ * undoable `steps`, its `component_options`, whether it has `components` to draw… (docs/protocol.md). */
+export async function gameInfo(game) {
+  const games = await getGames().catch(() => []);
+  return { ...PLAIN_GAME, ...(games.find((each) => each.name === game) || { name: game }) };
+}
+
+/** The components to draw a table or record of a game with: the game's (`base`), with the component data the
+ * table's own `options` give in their place (a game's `component_options`, such as Kamara's tiles). */
+export function componentsOf(info, base, options) {
+  const own = {};
+  for (const key of info.component_options) if (options && options[key] != null) own[key] = options[key];
+  if (!Object.keys(own).length) return base;
+  return { ...(base && typeof base === "object" ? base : {}), ...own };
+}
+
+/** The renderer of `game` (js/games/${game}.js, the contract at the top of js/table.js), or the plain view
+ * (js/games/generic.js, with its stylesheet) for a game without its own. */
+export async function loadRenderer(game) {
+  try {
+    return await import(`./games/${game}.js`);
+  } catch {
+    await loadGameStyle("generic");
+    return import("./games/generic.js");
+  }
+}
+
+/** A game's icon (img/${game}.svg), laro's own for a game without one. */
+export function gameIcon(game) {
+  const icon = h("img", { src: `/static/img/${game}.svg`, alt: "", class: "game-icon" });
+  icon.addEventListener("error", () => icon.setAttribute("src", LOGO), { once: true });
+  return icon;
 }

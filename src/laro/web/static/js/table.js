@@ -5,7 +5,7 @@
  * THE RENDERER CONTRACT (js/games/${game}.js):
  *
  *   table.js loads the renderer with `await import(`./games/${game}.js`)` and its stylesheet, if any, from
- *   /static/css/${game}.css. The module exports
+ *   /static/css/${game}.css; a game without its own is shown by js/games/generic.js. The module exports
  *
  *     createTable(root, ctx) → { update(message), destroy(), describeAction?(actionText, seat), seatColour?(seat) }
  *
@@ -39,21 +39,23 @@
  *   notice), the players list, the log (the state's `log`), error messages (the server's `error` messages,
  *   translated by `code` through `error.<code>`, with the server's English detail as secondary text), the
  *   language switch, a link to the rules page, the join/invite panels, the final ranking when
- *   `table.status == "over"` (from `table.result`; L.A.M.A. lower is better, other games higher), Rematch, and
+ *   `table.status == "over"` (from `table.result`; lower or higher first, as the game's `score_order` says), Rematch, and
  *   below the game the analysis of a seat's moves (js/analysis.js).
  *   CSS colour variables live in css/base.css.
  */
 
 import * as api from "./api.js";
 import { analysisPanel } from "./analysis.js";
+import { ratingChangesBox } from "./ratings.js";
 import { h, replace } from "./dom.js";
-import { has, lang, loadStrings, onLangChange, t } from "./i18n.js";
-import { actionWords, confirmDialog, copyRow, dropRenderer, loadGameStyle, seatColourOf, showError, topbar } from "./shell.js";
-import { clockBadge, setServerTime, startTicking } from "./clock.js";
+import { has, lang, loadStrings, onLangChange, t, titleOf } from "./i18n.js";
+import { actionWords, componentsOf, confirmDialog, copyRow, dropRenderer, gameInfo, loadGameStyle, loadRenderer, seatColourOf, showError, topbar } from "./shell.js";
+import { clockBadge, countdown, formatClock, lowOnTime, roundPaused, secondsLeft, serverNow, setServerTime, startTicking } from "./clock.js";
 import { describeUndo, isUndo, practiceBadge, undoBar, undoKeys } from "./undo.js";
+import { chatPanel } from "./chat.js";
+import { muteSwitch, play } from "./sound.js";
+import { notifySwitch, turnNotice } from "./turn_notice.js";
 
-const LOWER_IS_BETTER = new Set(["lama"]);
-const COMPONENT_KEYS = ["tiles", "yellow_cards", "green_cards"];
 const BACKOFF_MS = [500, 1000, 2000, 3000, 5000, 8000];
 const PING_MS = 20000;
 const PONG_TIMEOUT_MS = 8000;
@@ -65,6 +67,7 @@ const page = {
   seat: null, // {seat, token, name} held by this browser, or null
   previousSeat: null, // the seat held before an invite link replaced it
   watching: false, // asked to watch although a seat is held
+  info: null, // what the game declares (GET /api/games): score_order, steps, component_options…
   module: null,
   renderer: null,
   components: null,
@@ -79,6 +82,7 @@ const page = {
   sentSeq: null,
   dead: false, // no table, or nothing more to do
   analysis: null, // the analysis panel, once the game is over
+  told: null, // what the live region last told: {seq, turn, low}
   freshConnection: false,
   els: {},
 };
@@ -124,8 +128,7 @@ function youWon() {
 }
 
 function gameTitle() {
-  const game = page.summary.game;
-  return has(`game.${game}.title`) ? t(`game.${game}.title`) : page.summary.title;
+  return titleOf(page.summary.game, page.summary.title);
 }
 
 function mySeat() {
@@ -238,6 +241,15 @@ function send(actionText) {
 }
 
 /** "Next round" during the pause at a round's end. */
+function sendChat(text) {
+  if (!page.ws || page.ws.readyState !== WebSocket.OPEN) {
+    showError("offline", null);
+    return false;
+  }
+  page.ws.send(JSON.stringify({ type: "chat", text: String(text) }));
+  return true;
+}
+
 function sendReady() {
   if (!page.ws || page.ws.readyState !== WebSocket.OPEN) {
     showError("offline", null);
@@ -414,18 +426,106 @@ function showState() {
   body.yourTurn = String(Boolean(message.your_turn));
   body.seat = message.seat === null || message.seat === undefined ? "" : String(message.seat);
   if (page.renderer) {
+    const focus = focusMark(page.els.gameRoot);
     try {
       page.renderer.update(message); // first: the players, log and ranking take the game's colours from it
     } catch (error) {
       console.error(error);
     }
+    refocus(page.els.gameRoot, focus);
   }
   drawHeader();
   drawBanners();
-  replace(page.els.undo, undoBar(message, summary, sendUndo, t));
+  drawAbsent();
+  redrawAtHandOver();
+  replace(page.els.undo, undoBar(message, summary, page.info, sendUndo, t));
   drawPlayers();
   drawLog();
+  page.chat.update(message, summary, mySeat());
   drawEnd();
+  tell(message);
+}
+
+// -- what a screen reader hears --------------------------------------------------------------------------
+// One polite live region, in the page's language: each move since the last state, a round's end with the
+// scores, the turn passing, the game's end, and (from the clock's tick) your time running low.
+
+function announce(text) {
+  const region = page.els.announce;
+  if (!region || !text) return;
+  region.textContent = text; // a change of text is what a screen reader reads out
+}
+
+function tell(message) {
+  const summary = page.summary;
+  const told = page.told;
+  const turn = page.els.turn.textContent;
+  page.told = { seq: message.seq, turn, low: told && told.seq === message.seq ? told.low : false };
+  if (!told) return; // the table as it was on arrival: nothing has happened yet
+  sound(message, told);
+  const lines = [];
+  for (const entry of message.log || []) {
+    if (entry.seq <= told.seq) continue;
+    lines.push(h("span", {}, describe(entry)).textContent);
+    if (entry.type === "act" && typeof entry.round_over === "number") {
+      const scores = (message.observation && message.observation.scores) || [];
+      const each = scores.map((score, seat) => `${playerName(seat)}: ${scoreText(summary.game, score)}`);
+      lines.push(`${t("log.round_over", { n: entry.round_over })}. ${each.join(", ")}`);
+    }
+  }
+  // the turn is said when it passes, and when it is yours again after a move (the others are out of the round)
+  if (turn && (turn !== told.turn || (message.your_turn && lines.length))) lines.push(turn);
+  if (lines.length) announce(lines.join(". ").replace(/\.\./g, "."));
+}
+
+/** What the state sounds like: the game's end, a round scored, your turn, or a move. */
+function sound(message, told) {
+  const acts = (message.log || []).filter((entry) => entry.seq > told.seq && entry.type === "act");
+  if (page.summary.status === "over") play("end");
+  else if (acts.some((entry) => typeof entry.round_over === "number")) play("round");
+  else if (message.your_turn && (page.els.turn.textContent !== told.turn || acts.length)) play("turn");
+  else if (acts.length) play("card");
+}
+
+/** Your clock has passed its warning mark this turn: said once. */
+function tellLowTime() {
+  const me = mySeat();
+  const clock = page.summary && page.summary.clock;
+  if (!page.told || page.told.low || me === null || me === undefined || !lowOnTime(clock, me)) return;
+  page.told.low = true;
+  play("low");
+  announce(t("clock.low", { time: formatClock(secondsLeft(clock, me)) }));
+}
+
+// -- the keyboard's place ---------------------------------------------------------------------------------
+// A renderer may draw its table afresh on every state: the element that had the keyboard's focus is then gone.
+// The focus goes to its like in the new drawing (the same data-* marks: the same card, square or button), else
+// to the first thing that can be focused in the nearest part that is still there (the hand, the piles).
+
+const FOCUSABLE = "button:not([disabled]), a[href], input:not([disabled]), select:not([disabled]), [tabindex]:not([tabindex='-1'])";
+
+/** Where the focus is inside `root`: the focused element and the data-* marks of it and its named parts. */
+function focusMark(root) {
+  const active = document.activeElement;
+  if (!active || active === document.body || !root.contains(active)) return null;
+  const marks = [];
+  for (let node = active; node && node !== root; node = node.parentElement) {
+    const pairs = Object.entries(node.dataset || {}).filter(([name]) => name !== "flights");
+    if (node === active || node.dataset.testid) marks.push(`${node.tagName.toLowerCase()}${pairs.map(([name, value]) => `[data-${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}="${CSS.escape(value)}"]`).join("")}`);
+  }
+  return { active, marks };
+}
+
+function refocus(root, mark) {
+  if (!mark || mark.active.isConnected) return;
+  const [own, ...parts] = mark.marks;
+  const same = root.querySelector(own);
+  if (same && same.matches(FOCUSABLE)) return same.focus();
+  for (const part of parts) {
+    const found = root.querySelector(part);
+    const first = found && (found.matches(FOCUSABLE) ? found : found.querySelector(FOCUSABLE));
+    if (first) return first.focus();
+  }
 }
 
 function drawHeader() {
@@ -443,6 +543,7 @@ function drawHeader() {
     else if (winners.length > 1) text = t("end.winners", { names: winners.map(playerName).join(", ") });
     else text = t("table.game_over");
   } else if (summary.status !== "running") text = ""; // waiting for players, or ended (expired, abandoned)
+  else if (roundPaused(summary)) text = t("table.round_pause"); // nobody plays until the next round starts
   else if (page.message && page.message.your_turn) {
     text = t("table.your_turn");
     mine = true;
@@ -451,7 +552,10 @@ function drawHeader() {
   }
   turn.textContent = text;
   turn.className = `turn${mine ? " mine" : ""}`;
-  document.title = `${mine ? "▶ " : ""}${gameTitle()} — laro`;
+  const others = summary.seats.map((info, seat) => seat).filter((seat) => seat !== mySeat()).map(playerName);
+  const notice = t("notify.turn", { game: gameTitle(), names: others.join(", ") });
+  const held = page.seat && !page.watching ? { table: tableId, seat: page.seat.seat, token: page.seat.token, game: summary.game, title: gameTitle(), names: others.join(", ") } : null;
+  turnNotice({ mine, title: `${mine ? "▶ " : ""}${gameTitle()} — laro`, text: notice, url: location.pathname, push: held });
 }
 
 function drawBanners() {
@@ -511,12 +615,74 @@ function drawBanners() {
   }
 }
 
+/** Whether another player may hand this seat over now: its player ran out of time, or has been gone long
+ * enough (the seat's `handover_at`; a page reloading comes back sooner). */
+function handOverNow(info) {
+  return typeof info.handover_at === "number" && info.handover_at <= serverNow();
+}
+
+/** Draw the players and the absent player's notice again when a seat may be handed over. */
+function redrawAtHandOver() {
+  clearTimeout(page.handOverTimer);
+  const now = serverNow();
+  const next = Math.min(...page.summary.seats.map((info) => (typeof info.handover_at === "number" && info.handover_at > now ? info.handover_at : Infinity)));
+  if (Number.isFinite(next)) {
+    page.handOverTimer = setTimeout(() => {
+      drawPlayers();
+      drawAbsent();
+    }, (next - now) * 1000 + 100);
+  }
+}
+
+/** Where everyone looks: the player to act has no connection; when their stand-in takes over (a timed table),
+ * and the button that hands their seat over now. */
+function drawAbsent() {
+  const { absent } = page.els;
+  const summary = page.summary;
+  const seat = summary.current_player;
+  const info = summary.status === "running" && !roundPaused(summary) && seat !== null && seat !== undefined ? summary.seats[seat] : null;
+  if (!info || info.kind !== "human" || !info.joined || info.connected || info.handed || seat === mySeat()) {
+    absent.hidden = true;
+    return;
+  }
+  const name = playerName(seat);
+  const bot = botName(info.standin || "heuristic").toLowerCase();
+  const at = (summary.clock || {}).standin_at;
+  const [before, after = ""] = t("absent.takes_over", { bot, time: "\u0000" }).split("\u0000");
+  const me = mySeat();
+  replace(
+    absent,
+    h("span", { class: "notice-icon", "aria-hidden": "true" }, "⚠"),
+    h(
+      "span",
+      {},
+      h("strong", {}, t("absent.offline", { name })),
+      " ",
+      typeof at === "number" ? [before, countdown(at, { clock: true }), after] : t("absent.waits", { name }),
+    ),
+    me === null || me === undefined || !page.seat
+      ? null
+      : handOverNow(info)
+        ? h("button", { class: "small hand-over", type: "button", dataset: { testid: "absent-hand-over" }, onclick: () => handOver(seat) }, t("away.hand_over"))
+        : typeof info.handover_at === "number"
+          ? h("span", { class: "muted small hand-over", dataset: { testid: "absent-hand-over-in" } }, ...handOverIn(info.handover_at))
+          : null,
+  );
+  absent.hidden = false;
+}
+
+/** "A bot may play for them from 0:42": the words around a countdown to `at`. */
+function handOverIn(at) {
+  const [before, after = ""] = t("absent.hand_over_in", { time: "\u0000" }).split("\u0000");
+  return [before, countdown(at, { clock: true }), after];
+}
+
 function drawPlayers() {
   const { players } = page.els;
   const summary = page.summary;
   const me = mySeat();
   const list = summary.seats.map((info) => {
-    const current = summary.status === "running" && summary.current_player === info.seat;
+    const current = summary.status === "running" && !roundPaused(summary) && summary.current_player === info.seat;
     let presence;
     if (info.kind === "bot") presence = t("players.bot");
     else if (!info.joined) presence = t("players.empty");
@@ -524,7 +690,7 @@ function drawPlayers() {
     const presenceClass = info.kind === "bot" ? "bot" : !info.joined ? "empty" : info.connected ? "online" : "offline";
     const away = info.kind === "human" && info.joined && (info.away || info.handed);
     const running = summary.status === "running";
-    const canHandOver = running && me !== null && me !== undefined && page.seat && info.seat !== me && info.kind === "human" && info.joined && !info.handed && (info.away || !info.connected);
+    const canHandOver = running && me !== null && me !== undefined && page.seat && info.seat !== me && info.kind === "human" && info.joined && !info.handed && (info.away || !info.connected) && handOverNow(info);
     const standin = botName(info.standin || "heuristic").toLowerCase();
     return h(
       "li",
@@ -604,7 +770,7 @@ function drawLog() {
 
 function ranking(summary) {
   const result = summary.result || { winners: [], scores: [] };
-  const lower = LOWER_IS_BETTER.has(summary.game);
+  const lower = page.info.score_order === "low";
   const seats = summary.seats.map((info) => info.seat);
   seats.sort((a, b) => {
     const wa = result.winners.includes(a) ? 0 : 1;
@@ -649,7 +815,7 @@ function drawEnd() {
   const rematchLabel = summary.rematch ? t("end.rematch_join") : t("end.rematch");
   const rematchButton = h("button", { class: "primary", type: "button", dataset: { testid: "rematch" } }, rematchLabel);
   rematchButton.addEventListener("click", () => rematch(rematchButton));
-  const lower = LOWER_IS_BETTER.has(summary.game);
+  const lower = page.info.score_order === "low";
   replace(
     end,
     h("h2", {}, iWon ? youWon() : winners.length > 1 ? t("end.winners", { names: winners.join(", ") }) : t("end.winner", { name: winners[0] || "?" })),
@@ -674,6 +840,7 @@ function drawEnd() {
         ),
       ),
     ),
+    ratingChangesBox(tableId, playerName),
     h(
       "div",
       { class: "end-actions" },
@@ -701,7 +868,8 @@ function buildShell() {
   page.analysis = null;
   const els = (page.els = {});
   els.status = h("span", { class: "pill", dataset: { testid: "status" } });
-  els.turn = h("span", { class: "turn", dataset: { testid: "turn" }, "aria-live": "polite" });
+  els.turn = h("span", { class: "turn", dataset: { testid: "turn" } });
+  els.announce = h("div", { class: "visually-hidden", role: "status", "aria-live": "polite", dataset: { testid: "announce" } });
   els.conn = h("span", { class: "conn", dataset: { testid: "connection" } });
   els.notice = h("div", { class: "notice warn conn-notice", hidden: true, role: "status", "aria-live": "polite" });
   els.joinBox = h("section", { class: "panel join-box", hidden: true, dataset: { testid: "join-box" } });
@@ -710,12 +878,14 @@ function buildShell() {
   els.analysis = h("section", { class: "panel analysis", hidden: true, dataset: { testid: "analysis" } });
   els.gameRoot = h("div", { class: `game-root game-${page.summary.game}`, dataset: { testid: "game" } });
   els.undo = h("div", { class: "undo-slot" });
+  els.absent = h("div", { class: "notice warn absent-notice", hidden: true, dataset: { testid: "absent" } });
   els.players = h("section", { class: "panel players" });
-  const logList = h("ol", { class: "log-list", dataset: { testid: "log" } });
+  const logList = h("ol", { class: "log-list", tabindex: "0", "aria-label": t("log.title"), dataset: { testid: "log" } }); // scrolled by keys too
   logList.addEventListener("scroll", () => {
     els.logFollows = logList.scrollHeight - logList.scrollTop - logList.clientHeight < 24;
   });
   els.log = h("section", { class: "panel log" }, h("h2", {}, t("log.title")), logList);
+  page.chat = chatPanel({ send: sendChat, t, playerName });
   const middle = [
     h("span", { class: "table-title" }, gameTitle()),
     els.status,
@@ -730,13 +900,15 @@ function buildShell() {
         { href: `/rules/${page.summary.game}`, text: t("nav.rules"), testid: "rules-link" },
         { href: "/", text: t("nav.lobby"), class: "nav-lobby" },
       ],
+      tools: [page.seat && !page.watching ? notifySwitch() : null, muteSwitch()],
     }),
     h("div", { class: "status-strip" }, els.conn, els.notice),
+    els.announce,
     h(
       "div",
       { class: "table-layout" },
-      h("div", { class: "table-main" }, els.joinBox, els.inviteBox, els.end, els.undo, els.gameRoot, els.analysis),
-      h("aside", { class: "table-side" }, els.players, els.log),
+      h("div", { class: "table-main" }, els.joinBox, els.inviteBox, els.end, els.undo, els.absent, els.gameRoot, els.analysis),
+      h("aside", { class: "table-side" }, els.players, els.log, page.chat.el),
     ),
   );
   setConnection(page.connection, {});
@@ -800,19 +972,18 @@ async function main() {
     return;
   }
   const game = page.summary.game;
+  const info = (page.info = await gameInfo(game));
   const [, , module, components] = await Promise.all([
     loadStrings(game),
     loadGameStyle(game),
-    import(`./games/${game}.js`).catch((error) => {
+    loadRenderer(game).catch((error) => {
       console.error(error);
       return null;
     }),
-    api.getComponents(game).catch(() => null),
+    info.components ? api.getComponents(game).catch(() => null) : null,
   ]);
   page.module = module;
-  const own = {};
-  for (const key of COMPONENT_KEYS) if (page.summary.options && page.summary.options[key] !== undefined) own[key] = page.summary.options[key];
-  page.components = components && typeof components === "object" ? { ...components, ...own } : Object.keys(own).length ? own : components;
+  page.components = componentsOf(info, components, page.summary.options);
   rebuild();
   onLangChange(() => rebuild());
   startTicking();
@@ -826,6 +997,7 @@ async function main() {
   });
   setInterval(() => {
     if (page.connection === "lost" && page.retryTimer) setConnection("lost", { trying: false }); // count down
+    tellLowTime();
   }, 1000);
 }
 

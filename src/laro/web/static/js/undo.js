@@ -12,12 +12,13 @@ export const isUndo = (entry) => entry.type === "undo";
 
 /**
  * The undo bar for a seat's state, or null when nothing may ever be undone here (a spectator, or a game whose
- * actions are never a step and a table without takebacks). `sendUndo(kind)` sends it.
+ * actions are never a step and a table without takebacks); `info` is what the game declares (GET /api/games: its
+ * `steps`). `sendUndo(kind)` sends it.
  */
-export function undoBar(message, summary, sendUndo, t) {
+export function undoBar(message, summary, info, sendUndo, t) {
   const offer = message && message.undo;
   if (!offer || summary.status !== "running") return null;
-  const stepsExist = summary.game !== "lama"; // every L.A.M.A. action shows or draws a card: never a step
+  const stepsExist = info.steps.length > 0; // none where every action shows or draws something (L.A.M.A.)
   if (!stepsExist && !summary.takebacks) return null;
   const button = (kind, label, key) =>
     h(

@@ -6,11 +6,13 @@
 // The parts: kamara/geometry.js (the chamber as the engine defines it), kamara/board.js (the SVG), kamara/targets.js
 // (what a click on the chamber means), kamara/panel.js (everything around it), kamara/dom.js (small helpers).
 
+import { Flights } from "../motion.js";
 import { Board } from "./kamara/board.js";
 import { ARROWS, el, fill } from "./kamara/dom.js";
 import { CENTRE, COLOURS, DIRECTIONS, OUTWARD, SLOTS, SLOT_KIND, chamberLayout, neighbour, readCode, readTiles, squareIndex } from "./kamara/geometry.js";
 import { panelMethods } from "./kamara/panel.js";
 import { boardMethods } from "./kamara/targets.js";
+import { diwaWalks } from "./kamara/walks.js";
 import EN from "../i18n/kamara.en.js";
 
 const TOUCH = window.matchMedia("(pointer: coarse)"); // a touch screen: the hints say tap, not click
@@ -37,10 +39,27 @@ export function createTable(root, ctx) {
   };
 }
 
+/** Whether `message` shows its seat acting on its turn: its turn, and no decision asked of it first. */
+function actsNow(message) {
+  return Boolean(message && message.your_turn && !(message.observation && message.observation.pending));
+}
+
+/** Whether the seat's turn begins with `message`: it acts now and did not at `previous`, or it did in another
+ * phase or round (the setup's last placing was its own, and so is play's first turn), or in a turn before this
+ * one (its actions are counted afresh). */
+function turnBegins(message, previous) {
+  if (!actsNow(message)) return false;
+  if (!actsNow(previous)) return true;
+  const now = message.observation;
+  const before = previous.observation;
+  return now.phase !== before.phase || now.round !== before.round || now.actions_left > before.actions_left;
+}
+
 class KamaraTable {
   constructor(root, ctx) {
     this.root = root;
     this.ctx = ctx;
+    this.flights = new Flights(); // a matched card on its way to its owner
     this.message = null;
     this.mode = null; // a green effect waiting for its targets
     this.pick = {}; // setup choices: tile, slot, face, rotation; diwa colour; poke colour
@@ -281,11 +300,42 @@ class KamaraTable {
     }
     this.busy = false;
     clearTimeout(this.busyTimer);
+    this.flights.land(); // a newer state: what flew before it has landed
+    this.board.land(); // and every diwa still walking stands where it went
     this.render();
-    if (this.myTurn && !(previous && previous.your_turn) && this.board.narrow) this.showTurn();
+    this.board.walk(this.walks(message, previous));
+    this.flyMatches(message, previous);
+    if (this.board.narrow && turnBegins(message, previous)) this.showTurn();
   }
 
-  /** On a phone, at the start of your turn: your actions at the top, the chamber and your cards below them. */
+  /** A yellow card matched since the message before flies from its owner's diwa to their matched cards. */
+  flyMatches(message, previous) {
+    if (!previous || !previous.table || previous.table.status === "open") return;
+    const obs = message.observation;
+    for (const entry of message.log || []) {
+      if (entry.type !== "act" || entry.seq <= previous.seq || entry.action !== "match") continue;
+      const colour = (obs.colours || [])[entry.seat];
+      const cards = this.root.querySelectorAll(`.k-player[data-seat="${entry.seat}"] .k-matched-card`);
+      const card = cards[cards.length - 1];
+      if (!card) continue;
+      const copy = card.cloneNode(true);
+      copy.classList.add("k-flying-card");
+      this.flights.fly(copy, this.board.svg.querySelector(`.k-piece[data-colour="${colour}"]`), card, { duration: 350 });
+    }
+  }
+
+  /** The way each diwa went since the message before, when the log holds every event in between; else none. */
+  walks(message, previous) {
+    if (!previous || !previous.table || previous.table.status === "open" || !(message.seq > previous.seq)) return new Map();
+    const since = (message.log || []).filter((entry) => entry.seq > previous.seq && entry.seq <= message.seq);
+    if (since.length !== message.seq - previous.seq) return new Map(); // a jump (a replay's slider, a reconnection)
+    const acts = since.filter((entry) => entry.type === "act");
+    const obs = message.observation;
+    return diwaWalks(acts, previous.observation.diwa, obs.diwa, obs.colours);
+  }
+
+  /** On a phone, at the start of your turn (or as it goes on after a decision that began it): your actions at the
+   * top, the chamber and your cards below them. */
   showTurn() {
     // at once, once the page is laid out: a smooth scroll could be overtaken by one still running
     requestAnimationFrame(() => this.dom.status.scrollIntoView({ block: "start", behavior: "auto" }));
@@ -450,6 +500,7 @@ class KamaraTable {
       ghost,
       flipRings,
       slotLabel: (slot) => SLOTS[slot],
+      squareLabel: (name, signs) => `${name}: ${signs.length ? signs.map(([sign, direction]) => this.t(`kamara.square.${sign}`, { direction: direction && this.t(`kamara.direction.${direction}`) })).join(", ") : this.t("kamara.square.floor")}`,
     });
   }
 

@@ -2,7 +2,8 @@
 // A renderer module for table.js (see the contract at the top of js/table.js).
 
 import { h, replace, svg } from "../dom.js";
-import { clockBadge, countdown, serverNow } from "../clock.js";
+import { clockBadge, countdown, roundPaused, serverNow } from "../clock.js";
+import { Flights } from "../motion.js";
 
 const LLAMA = "L";
 const PINK = "P"; // the Party Edition's pink llama; its plus cards are written "1+" … "6+"
@@ -128,7 +129,6 @@ function tokens(ctx, held, score) {
 }
 
 const LAST_MOVE_MS = 4000; // how long an opponent's last move stays on their box
-const FLIGHT_MS = 450;
 const STILL = window.matchMedia("(prefers-reduced-motion: reduce)");
 
 export function createTable(root, ctx) {
@@ -204,7 +204,7 @@ export function createTable(root, ctx) {
   }
 
   function seatBadge(seat, obs, message) {
-    const current = !obs.is_over && obs.current_player === seat && message.table.status === "running";
+    const current = !obs.is_over && obs.current_player === seat && message.table.status === "running" && !roundPaused(message.table);
     const quit = obs.quit[seat];
     return { current, quit };
   }
@@ -286,31 +286,15 @@ export function createTable(root, ctx) {
 
   /** A card flying from one place to another (played: from the hand to the pile; drawn: from the pile). */
   function fly(card, from, to) {
-    if (STILL.matches || !from || !to) return;
-    const start = from.getBoundingClientRect();
-    const end = to.getBoundingClientRect();
-    if (!start.width || !end.width) return;
-    const flying = card ? cardFace(ctx, card, { size: "big" }) : cardBack("flying-back");
-    flying.classList.add("flying-card");
-    flying.setAttribute("aria-hidden", "true");
-    const x = start.left + start.width / 2;
-    const y = start.top + start.height / 2;
-    Object.assign(flying.style, { left: `${x}px`, top: `${y}px` });
-    document.body.append(flying);
-    board.dataset.flights = String(Number(board.dataset.flights || 0) + 1);
-    const dx = end.left + end.width / 2 - x;
-    const dy = end.top + end.height / 2 - y;
-    const motion = flying.animate(
-      [
-        { transform: "translate(-50%, -50%) scale(0.6)", opacity: 0.9 },
-        { transform: `translate(calc(${dx}px - 50%), calc(${dy}px - 50%)) scale(1)`, opacity: 1 },
-      ],
-      { duration: FLIGHT_MS, easing: "cubic-bezier(.2,.7,.3,1)" },
-    );
-    motion.onfinish = motion.oncancel = () => flying.remove();
+    const flyer = card ? cardFace(ctx, card, { size: "big" }) : cardBack("flying-back");
+    flyer.classList.add("flying-card");
+    if (flights.fly(flyer, from, to)) board.dataset.flights = String(Number(board.dataset.flights || 0) + 1);
   }
 
-  function flights(acts, me) {
+  const flights = new Flights(); // the cards in the air
+
+  function flyActs(acts, me) {
+    flights.land(); // a newer state: the cards before it have landed
     for (const entry of acts) {
       const found = /^play (\S+)$/.exec(entry.action ?? "");
       const top = els.discard.querySelector(".discard-stack");
@@ -396,12 +380,19 @@ export function createTable(root, ctx) {
     );
   }
 
+  /** Whether a person's seat has no connection (and no bot plays it): nobody is playing there. */
+  function offline(message, seat) {
+    const info = message.table.seats[seat];
+    return Boolean(info && info.kind === "human" && info.joined && !info.connected && !info.handed);
+  }
+
   function drawPrompt(message) {
     const obs = message.observation;
     let text;
     let cls = "prompt";
     if (message.table.status === "open") text = t("lama.prompt_open");
     else if (obs.is_over) text = t("lama.prompt_over");
+    else if (roundPaused(message.table)) text = t("table.round_pause");
     else if (message.your_turn) {
       const plays = legalPlays(message);
       text = plays.size ? t("lama.prompt_play") : can(message, "draw") ? t("lama.prompt_cannot_play") : t("lama.prompt_must_quit");
@@ -409,10 +400,24 @@ export function createTable(root, ctx) {
       cls += " mine";
     } else if (message.seat !== null && message.seat !== undefined && obs.quit[message.seat]) text = t("lama.prompt_you_quit");
     else if (anotherTurn(obs)) text = t("lama.prompt_wait_again", { name: ctx.playerName(obs.current_player), card: obs.top_card });
+    else if (offline(message, obs.current_player)) text = t("absent.offline", { name: ctx.playerName(obs.current_player) });
     else text = t("lama.prompt_wait", { name: ctx.playerName(obs.current_player) });
     els.prompt.dataset.again = anotherTurn(obs) ? "true" : "false";
     els.prompt.className = cls;
     els.prompt.textContent = text;
+  }
+
+  /** ← and → (Home, End) move the keyboard from card to card in the hand, as Tab and Shift+Tab do. */
+  function moveInHand(event) {
+    const steps = { ArrowLeft: -1, ArrowRight: 1, Home: -Infinity, End: Infinity };
+    if (!(event.key in steps) || event.altKey || event.ctrlKey || event.metaKey) return;
+    const cards = [...event.currentTarget.querySelectorAll("button.card")];
+    const at = cards.indexOf(document.activeElement);
+    if (at < 0) return;
+    event.preventDefault();
+    const step = steps[event.key];
+    const next = Number.isFinite(step) ? Math.max(0, Math.min(cards.length - 1, at + step)) : step < 0 ? 0 : cards.length - 1;
+    cards[next].focus();
   }
 
   function drawMe(message) {
@@ -432,7 +437,9 @@ export function createTable(root, ctx) {
     const cards = hand.map((card) => {
       const playable = mine && plays.has(card);
       if (!playable) {
-        const face = cardFace(ctx, card);
+        // a button all the same, that the keyboard stays in the hand between turns; it plays nothing now
+        const face = cardFace(ctx, card, { onclick: () => {} });
+        face.setAttribute("aria-disabled", "true");
         if (mine) face.classList.add("dim");
         return face;
       }
@@ -465,7 +472,7 @@ export function createTable(root, ctx) {
         clockBadge(message.table, seat),
         tokens(ctx, obs.tokens[seat], obs.scores[seat]),
       ),
-      h("div", { class: `hand${quit ? " laid-down" : ""}`, dataset: { testid: "hand" } }, cards.length ? cards : h("span", { class: "muted" }, t(waiting ? "lama.prompt_open" : "lama.no_cards"))),
+      h("div", { class: `hand${quit ? " laid-down" : ""}`, role: "group", "aria-label": t("lama.hand_label"), dataset: { testid: "hand" }, onkeydown: moveInHand }, cards.length ? cards : h("span", { class: "muted" }, t(waiting ? "lama.prompt_open" : "lama.no_cards"))),
       obs.is_over || waiting ? null : h("div", { class: "me-actions" }, drawBtn, quitBtn),
     );
   }
@@ -510,7 +517,7 @@ export function createTable(root, ctx) {
     }
     return h(
       "div",
-      { class: "table-scroll" },
+      { class: "table-scroll", tabindex: "0", "aria-label": t("lama.result_table") }, // scrolled by keys on a phone
       h(
         "table",
         { class: "result-table" },
@@ -612,7 +619,7 @@ export function createTable(root, ctx) {
       drawResult(message);
       drawPause(message);
       board.classList.toggle("my-turn", Boolean(message.your_turn));
-      flights(acts, message.seat);
+      flyActs(acts, message.seat);
       if (message.your_turn && !(previous && previous.your_turn)) showHand();
     },
     destroy() {

@@ -9,7 +9,7 @@ export default {
   "lama.party_hint": "A plus card (3+): play again at once · the pink llama goes on any card, then a llama or a 1",
   "lama.card.plus": "{n} plus",
   "lama.card.pink": "Pink llama",
-  "lama.tokens_label_party": "{pink} pink, {black} black and {white} white tokens: {points} points",
+  "lama.tokens_label_party": "{pink} pink, {black} black and {white} white tokens, value {points}",
   "lama.prompt_again": "You played {card}, a plus card: take another turn.",
   "lama.prompt_wait_again": "{name} played {card}, a plus card, and takes another turn…",
   "lama.log.play_plus": "plays a {card} and takes another turn",

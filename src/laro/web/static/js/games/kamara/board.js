@@ -187,6 +187,26 @@ export function printedEntries(code, shows = () => null) {
  *         selectedSlots: Set of slots, ghost: {slot, tile, face, turns, flip}|null, flipRings: Set of squares,
  *         slotLabel(slot), squareLabel(square)}
  */
+/** What a square of the chamber holds, as [sign, direction?] pairs: its paltik, tapos, logo or block, and the
+ * walls on its sides (north, east, south, west). */
+function squareSigns(layout, square) {
+  const signs = [];
+  const paltik = layout.paltik.get(square);
+  if (paltik) signs.push([paltik.light ? "light" : "dark"]);
+  if (layout.logo === square) signs.push(["logo"]);
+  else if (layout.tapos.has(square)) signs.push(["tapos"]);
+  if (layout.blocked.has(square)) signs.push(["block"]);
+  for (const [direction, name] of [[0, "N"], [2, "E"], [4, "S"], [6, "W"]]) {
+    if (layout.walls.has(`${square}:${direction}`)) signs.push(["wall", name]);
+  }
+  return signs;
+}
+
+const TURN_MS = 300; // a tile turning over
+const STEP_MS = 150; // a diwa's step to the next square; a whole walk takes 200 to 400 ms
+const WALK_MS = [200, 400];
+const STILL = window.matchMedia("(prefers-reduced-motion: reduce)");
+
 export class Board {
   constructor(parent, onPick, labels) {
     this.onPick = onPick;
@@ -200,8 +220,13 @@ export class Board {
     this.pieces = document.createElementNS(NS, "g");
     this.pieces.setAttribute("class", "k-pieces");
     this.overlay = document.createElementNS(NS, "g");
-    this.svg.append(this.static, this.pieces, this.overlay);
+    this.motion = document.createElementNS(NS, "g"); // what moves a moment over the chamber: a tile turning over
+    this.motion.setAttribute("class", "k-motion");
+    this.motion.setAttribute("aria-hidden", "true");
+    this.faces = null; // each slot's face as last drawn
+    this.svg.append(this.static, this.motion, this.pieces, this.overlay);
     this.diwaNodes = new Map();
+    this.walking = new Set(); // the diwa's walks under way (Animations)
     parent.append(this.svg);
     // on a narrow screen the chamber takes the whole width, its coordinates inside the edge squares, so that a
     // square is as big as a fingertip
@@ -277,7 +302,9 @@ export class Board {
       const [x, y] = xy(square);
       const slot = Math.floor(square / 27) * 3 + Math.floor((square % 9) / 3);
       if (!layout.placed[slot]) continue;
-      parts.push(`<rect class="k-floor" x="${x}" y="${y}" width="${S}" height="${S}"/>`);
+      // each square says what is on it: "c4: light paltik, wall to the north"
+      const label = view.squareLabel ? view.squareLabel(squareName(square), squareSigns(layout, square)) : squareName(square);
+      parts.push(`<rect class="k-floor" data-sq="${squareName(square)}" role="img" aria-label="${esc(label)}" x="${x}" y="${y}" width="${S}" height="${S}"/>`);
     }
     // empty slots
     SLOTS.forEach((name, slot) => {
@@ -378,8 +405,30 @@ export class Board {
       parts.push(`<text class="k-coord" x="${SIZE - M / 2}" y="${cy}" dy="0.35em">${9 - i}</text>`);
     }
     this.static.innerHTML = parts.join("");
+    this.turnOver(layout);
     this.renderDiwa(view);
     this.renderTargets(view);
+  }
+
+  /** A tile whose face changed since the last drawing turns over: a panel over it folds away (300 ms, none
+   * under prefers-reduced-motion); a newer drawing ends the one before. */
+  turnOver(layout) {
+    const faces = layout.placed.map((placed) => (placed ? `${placed.tile.id}:${placed.face}` : null));
+    const before = this.faces;
+    this.faces = faces;
+    for (const running of this.motion.getAnimations({ subtree: true })) running.finish();
+    if (!before || STILL.matches) return;
+    faces.forEach((face, slot) => {
+      if (!face || !before[slot] || before[slot] === face || before[slot].split(":")[0] !== face.split(":")[0]) return;
+      const x = M + (slot % 3) * 3 * S;
+      const y = M + Math.floor(slot / 3) * 3 * S;
+      const panel = document.createElementNS(NS, "rect");
+      for (const [name, value] of Object.entries({ class: "k-turning", x, y, width: 3 * S, height: 3 * S, rx: 4 })) panel.setAttribute(name, String(value));
+      panel.dataset.slot = SLOTS[slot];
+      this.motion.append(panel);
+      const turning = panel.animate([{ transform: "scaleX(1)" }, { transform: "scaleX(0)" }], { duration: TURN_MS, easing: "ease-in" });
+      turning.onfinish = turning.oncancel = () => panel.remove();
+    });
   }
 
   ghost({ slot, tile, face, turns, flip = false }) {
@@ -436,6 +485,40 @@ export class Board {
         this.diwaNodes.delete(colour);
       }
     }
+  }
+
+  /** Each diwa of ``walks`` (colour -> [{square, jump}, …], see walks.js) goes square by square from where it
+   * stood to where it is now drawn; a jump rises over what lies between. Nothing moves under reduced motion. */
+  walk(walks) {
+    if (STILL.matches) return;
+    for (const [colour, path] of walks) {
+      const node = this.diwaNodes.get(colour);
+      if (!node || path.length < 2) continue;
+      const frames = [];
+      const at = ({ square }, lift = 1) => {
+        const [x, y] = xy(square);
+        return `translate(${x + S / 2}px, ${y + S / 2}px) scale(${lift})`;
+      };
+      const share = 1 / (path.length - 1);
+      path.forEach((stop, index) => {
+        if (index > 0 && stop.jump) {
+          const [x0, y0] = xy(path[index - 1].square);
+          const [x1, y1] = xy(stop.square);
+          const middle = `translate(${(x0 + x1) / 2 + S / 2}px, ${(y0 + y1) / 2 + S / 2}px) scale(1.3)`;
+          frames.push({ transform: middle, offset: (index - 0.5) * share });
+        }
+        frames.push({ transform: at(stop), offset: index * share, easing: "ease-in-out" });
+      });
+      const duration = Math.min(WALK_MS[1], Math.max(WALK_MS[0], STEP_MS * (path.length - 1)));
+      const motion = node.animate(frames, { duration });
+      this.walking.add(motion);
+      motion.onfinish = motion.oncancel = () => this.walking.delete(motion);
+    }
+  }
+
+  /** Every walk under way ends now: each diwa stands where it went. */
+  land() {
+    for (const motion of [...this.walking]) motion.finish();
   }
 
   renderTargets(view) {

@@ -1,0 +1,94 @@
+"""Kamara's ``turns`` bot: whole turns listed, searched under sampled hidden cards, and played as planned."""
+
+from __future__ import annotations
+
+import random
+
+import laro
+from laro.bots.base import get_bot
+from laro.bots.kamara_heuristic import KamaraHeuristicBot
+from laro.bots.kamara_turns import Settings, TurnSearchBot, turns
+from laro.games.kamara.actions import END
+from laro.games.kamara.state import KamaraState
+
+KAMARA = laro.get_game("kamara")
+
+
+def _in_play(seed: int, players: int = 4) -> KamaraState:
+    """A position in play, some turns in, reached by heuristic bots."""
+    state = KAMARA.new_game(players, seed=seed)
+    bots = [KamaraHeuristicBot() for _ in range(players)]
+    rng = random.Random(seed)
+    while state.phase != "play" or state.round < 3:
+        seat = state.current_player
+        assert seat is not None
+        state = state.apply(bots[seat].choose(state.observation(seat), state.legal_actions(), rng))
+    while state.actions_left != state.options["actions_per_turn"] or state.pending is not None:
+        seat = state.current_player
+        assert seat is not None
+        state = state.apply(bots[seat].choose(state.observation(seat), state.legal_actions(), rng))
+    return state
+
+
+def test_every_turn_listed_is_played_by_legal_actions_and_ends_the_turn() -> None:
+    for seed in range(3):
+        state = _in_play(seed)
+        seat = state.current_player
+        listed = turns(state, 4_000)
+        assert len(listed) > 5
+        ends = set()
+        for end, path in listed:
+            replayed = state
+            for action in path:
+                assert action in replayed.legal_actions()
+                replayed = replayed.apply(action)
+            assert replayed.to_json() == end.to_json()
+            assert end.current_player != seat or end.is_over
+            assert len(path) <= state.actions_left
+            ends.add((end.diwa, end.tiles, end.yellow[seat], len(end.matched[seat]), end.green[seat]))
+        assert len(ends) == len(listed)  # one sequence per position
+        assert any(len(path) == 1 and path[0].kind == END for _, path in listed)
+
+
+def test_the_listing_stops_at_its_limit() -> None:
+    state = _in_play(1)
+    assert len(turns(state, 3)) < len(turns(state, 4_000))
+
+
+def _play(bot: TurnSearchBot, seed: int) -> tuple[int, int]:
+    """Seat 0 is ``bot`` against heuristic bots for a few rounds: (its moves, its moves that were not legal)."""
+    state = KAMARA.new_game(4, seed=seed, options={"max_rounds": 6})
+    others = [KamaraHeuristicBot() for _ in range(4)]
+    rngs = [random.Random(seed * 10 + seat) for seat in range(4)]
+    moves = wrong = 0
+    while not state.is_over:
+        seat = state.current_player
+        assert seat is not None
+        legal = state.legal_actions()
+        chooser = bot if seat == 0 else others[seat]
+        action = chooser.choose(state.observation(seat), legal, rngs[seat])
+        if seat == 0:
+            moves += 1
+            wrong += action not in legal
+        state = state.apply(action)
+    return moves, wrong
+
+
+def test_hard_searches_turns_and_plays_only_legal_actions() -> None:
+    bot = TurnSearchBot(Settings(samples=6, shortlist=3))
+    moves, wrong = _play(bot, 2)
+    assert moves > 20 and not wrong
+    assert bot.searched > 3
+    assert bot.left <= bot.searched
+
+
+def test_the_same_seed_gives_the_same_game() -> None:
+    first, second = TurnSearchBot(Settings(samples=4, shortlist=2)), TurnSearchBot(Settings(samples=4, shortlist=2))
+    _play(first, 5)
+    _play(second, 5)
+    assert (first.searched, first.left) == (second.searched, second.left)
+
+
+def test_the_turn_search_is_the_turns_bot_of_kamara() -> None:
+    bot = get_bot("turns", "kamara")
+    assert isinstance(bot, TurnSearchBot) and bot.name == "turns"
