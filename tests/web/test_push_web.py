@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page
+from playwright.sync_api import Browser, BrowserContext, Page, Route
 from tests.server.push_service import PushService
 from tests.server.server_process import RELAXED
 from tests.web.conftest import LocalServer, until
@@ -158,6 +158,48 @@ def test_the_bell_subscribes_the_seat_and_a_turn_pushed_is_shown(
         while _kept(served, table) and time.monotonic() < deadline:
             page.wait_for_timeout(50)
         assert _kept(served, table) == []
+    finally:
+        context.close()
+        service.close()
+
+
+def test_the_bell_turned_off_while_the_subscription_is_on_its_way_keeps_none(
+    served: LocalServer, browser: Browser
+) -> None:
+    """On, then off before the server has the subscription: once it has it, the page has the server forget it."""
+    service = PushService(served.get("/api/push")["key"])
+    table, invite = _table(served)
+    context = browser.new_context(permissions=["notifications"], viewport={"width": 1280, "height": 860})
+    try:
+        context.add_init_script(script=f"({STUB})({json.dumps(service.subscription('cleo'))})")
+        page = context.new_page()
+        page.set_default_timeout(20_000)
+        page.goto(served.url + invite)
+        page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+        wait_turn_or_over(page)
+        held: list[Route] = []
+
+        def hold_the_first_post(route: Route) -> None:
+            if route.request.method == "POST" and not held:
+                held.append(route)
+            else:
+                route.continue_()
+
+        page.route("**/seats/0/push", hold_the_first_post)
+        page.get_by_test_id("notify").click()  # on: the subscription is held on its way to the server
+        deadline = time.monotonic() + 15
+        while not held:
+            assert time.monotonic() < deadline, "no subscription was sent"
+            page.wait_for_timeout(50)
+        page.get_by_test_id("notify").click()  # off, before the server has it
+        page.wait_for_function("() => document.querySelector('[data-testid=notify]').ariaPressed === 'false'")
+        with page.expect_request(lambda request: request.method == "DELETE" and request.url.endswith("/seats/0/push")):
+            held[0].continue_()
+        until(page, "() => window.laroPush === null")
+        deadline = time.monotonic() + 10
+        while _kept(served, table) and time.monotonic() < deadline:
+            page.wait_for_timeout(50)
+        assert _kept(served, table) == [] and page.evaluate("window.laroPush") is None
     finally:
         context.close()
         service.close()

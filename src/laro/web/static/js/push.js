@@ -18,7 +18,8 @@ import { onLangChange, t } from "./i18n.js";
 export const WORDS_CACHE = "laro-push-words"; // read by sw.js: the notification's words in the page's language
 export const WORDS_KEY = "/laro-push-words.json";
 
-const held = { seat: null, subscribed: null };
+// `asked` counts the bell's turns and the seats taken: a subscription made for an older one is not kept
+const held = { seat: null, subscribed: null, asked: 0 };
 
 /** Whether this browser can subscribe to pushes at all. */
 export function canPush() {
@@ -78,10 +79,18 @@ async function subscription() {
 export async function pushOn() {
   const seat = held.seat;
   if (!seat || !canPush()) return;
+  held.asked += 1;
+  const asked = held.asked;
   try {
     await saveWords(seat);
     const made = await subscription();
+    if (held.asked !== asked) return; // the bell was turned off meanwhile
     await api.pushSubscribe(seat.table, seat.seat, seat.token, made.toJSON());
+    if (held.asked !== asked) {
+      // turned off while the server took it: the server forgets it again
+      await api.pushUnsubscribe(seat.table, seat.seat, seat.token, made.endpoint);
+      return;
+    }
     held.subscribed = made.endpoint;
     window.laroPush = { endpoint: made.endpoint, table: seat.table, seat: seat.seat };
   } catch (error) {
@@ -93,6 +102,7 @@ export async function pushOn() {
 export async function pushOff() {
   const seat = held.seat;
   const endpoint = held.subscribed;
+  held.asked += 1; // a subscription still on its way is not kept
   held.subscribed = null;
   window.laroPush = null;
   if (!seat || !endpoint) return;
@@ -114,6 +124,7 @@ export function pushSeat(seat, on) {
   }
   held.seat = seat;
   held.subscribed = null;
+  held.asked += 1;
   if (seat && on) pushOn();
 }
 
