@@ -44,7 +44,7 @@ from laro.server.ratings import LEVELS, NEW_SKILL, edition, shown
 from laro.server.store import Store
 from laro.server.store.matches import Ticket
 from laro.server.table import commands
-from laro.server.tasks import spawn
+from laro.server.tasks import cancel_and_wait, spawn
 
 __all__ = [
     "MATCH_BOT",
@@ -207,9 +207,7 @@ class Matchmaker:
 
     async def stop(self) -> None:
         task, self._task = self._task, None
-        if task is not None:
-            task.cancel()
-            await asyncio.gather(task, return_exceptions=True)
+        await cancel_and_wait(task)
 
     async def _run(self) -> None:
         while True:

@@ -31,7 +31,7 @@ from openskill.models import PlackettLuce
 from laro.core import JSONDict, LaroError, get_game
 from laro.server.store import Store, TableSummary
 from laro.server.store.ratings import Placed, Skill
-from laro.server.tasks import spawn
+from laro.server.tasks import cancel_and_wait, spawn
 
 __all__ = ["LEVELS", "NEW_SKILL", "Rater", "edition", "placed", "places", "rate_skills", "shown", "subject_of"]
 
@@ -126,9 +126,7 @@ class Rater:
 
     async def stop(self) -> None:
         task, self._task = self._task, None
-        if task is not None:
-            task.cancel()
-            await asyncio.gather(task, return_exceptions=True)
+        await cancel_and_wait(task)
 
     async def _run(self) -> None:
         while True:

@@ -21,7 +21,7 @@ import logging
 from collections.abc import Coroutine
 from typing import Any, TypeVar
 
-__all__ = ["spawn"]
+__all__ = ["cancel_and_wait", "spawn"]
 
 log = logging.getLogger("laro.server")
 T = TypeVar("T")
@@ -32,6 +32,13 @@ def spawn(coroutine: Coroutine[Any, Any, T], name: str) -> asyncio.Task[T]:
     task = asyncio.get_running_loop().create_task(coroutine, name=name)
     task.add_done_callback(_looked_at)
     return task
+
+
+async def cancel_and_wait(task: asyncio.Task[Any] | None) -> None:
+    """Cancel ``task`` (if any) and wait until it has ended."""
+    if task is not None:
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
 
 
 def _looked_at(task: asyncio.Task[Any]) -> None:
