@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, WebSocket, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from tests.web.conftest import Server, new_context, screenshot
 
 from laro.games.kamara import GAME, KamaraState
@@ -75,7 +76,15 @@ def _act(page: Page, selector: str) -> None:
     """Click something that sends an action, and wait for the state it makes."""
     before = _data(page)["seq"]
     page.locator(selector).first.click()
-    page.wait_for_function(f"(seq) => {KAMARA}.dataset.seq !== seq", arg=before, timeout=15_000)
+    try:
+        page.wait_for_function(f"(seq) => {KAMARA}.dataset.seq !== seq", arg=before, timeout=15_000)
+    except PlaywrightTimeoutError:
+        said = page.evaluate(
+            f"() => ({{kamara: {{...{KAMARA}.dataset}}, body: {{...document.body.dataset}}, "
+            "hint: document.querySelector('.k-hint')?.textContent, "
+            "alerts: [...document.querySelectorAll('[role=alert]')].map((n) => n.textContent)})"
+        )
+        raise AssertionError(f"a click on {selector} at seq {before} made no new state in 15 s: {said}") from None
 
 
 def _count(page: Page, selector: str) -> int:
