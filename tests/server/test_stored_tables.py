@@ -26,6 +26,11 @@ T0 = 1_800_000_000.0
 LATER = T0 + 86_400.0  # the store is opened again a day after it was written
 
 
+# tables whose bots play on as soon as the hub starts, and how they may have ended before the test looks at them:
+# the first bot move at a table where every person is away ends it as abandoned; bots alone play to the game's end
+ENDED_BY_ITS_BOTS = {"kamara-undo1": "abandoned", "kamara-bots1": "over"}
+
+
 class Clock:
     def __init__(self, now: float) -> None:
         self.now = now
@@ -107,7 +112,8 @@ def test_a_store_written_by_an_earlier_laro_opens_and_plays_on(backend: Backend)
                 assert table is not None, table_id
                 stored_seq = len(entry["events"])
                 assert table.seq >= stored_seq
-                assert table.status == entry["expect"]["summary"]["status"]
+                if table.status != entry["expect"]["summary"]["status"]:  # its bots played on from the start
+                    assert table.status == ENDED_BY_ITS_BOTS.get(table_id) and table.seq > stored_seq, table_id
                 assert table.actions()[: len(entry["expect"]["actions"])] == entry["expect"]["actions"]
             # a timed table restored with a clock running starts its turn afresh: a resume, nobody charged
             clocked = await hub.get("lama-clock01")
