@@ -173,10 +173,15 @@ _STEPPED = """
 """
 
 
+def _slide_to(page: Page, step: int) -> None:
+    """Move the replay's slider to ``step`` and wait until it is shown."""
+    page.get_by_test_id("replay-slider").fill(str(step))
+    page.wait_for_function(f"() => document.body.dataset.step === '{step}'")
+
+
 def _step_onto(page: Page, step: int) -> list[dict[str, object]]:
     """Step the replay from ``step - 1`` onto ``step``; the walks it started."""
-    page.get_by_test_id("replay-slider").fill(str(step - 1))
-    page.wait_for_function(f"() => document.body.dataset.step === '{step - 1}'")
+    _slide_to(page, step - 1)
     page.evaluate("window.walks = []")
     page.get_by_test_id("replay-forward").click()
     page.wait_for_function(f"() => document.body.dataset.step === '{step}'")
@@ -200,15 +205,13 @@ def test_a_kamara_diwa_walks_its_path(server: Server, browser: Browser, tmp_path
     context = browser.new_context(viewport={"width": 1280, "height": 860}, reduced_motion="reduce" if reduced else None)
     try:
         page = _replaying(server, context, record.save(tmp_path / "kamara.json"))
-        page.get_by_test_id("replay-slider").fill(str(tulak - 1))
-        page.wait_for_function(f"() => document.body.dataset.step === '{tulak - 1}'")
+        _slide_to(page, tulak - 1)
         start = _square(page, "blue")
         walks = _step_onto(page, tulak)
         end = _square(page, "blue")
         if reduced:
             # nor anything else: asked in the very task of the step, before a frame could end even a short motion
-            page.get_by_test_id("replay-slider").fill(str(tulak - 1))
-            page.wait_for_function(f"() => document.body.dataset.step === '{tulak - 1}'")
+            _slide_to(page, tulak - 1)
             moving = page.evaluate(_STEPPED)
             assert walks == [] and moving == 0, (walks, moving)
             return
@@ -219,8 +222,7 @@ def test_a_kamara_diwa_walks_its_path(server: Server, browser: Browser, tmp_path
         assert walks[0]["duration"] == 300
         assert page.evaluate(_WALKED, walks[0]["frames"]) == [[start, 1], [between, 1], [end, 1]]
         # the next state lands the push at once (both clicks in one task: the walk is still under way)
-        page.get_by_test_id("replay-slider").fill(str(tulak - 1))
-        page.wait_for_function(f"() => document.body.dataset.step === '{tulak - 1}'")
+        _slide_to(page, tulak - 1)
         states = page.evaluate(_INTERRUPTED)
         assert states == ["running", "finished"], states
         # a port: straight there, rising over what lies between
