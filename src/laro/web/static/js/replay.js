@@ -334,22 +334,26 @@ function buildShell() {
   if (tableId) links.unshift({ href: `/table/${encodeURIComponent(tableId)}`, text: t("replay.to_table"), testid: "replay-table-link" });
   replace(
     document.getElementById("app"),
-    topbar({ middle: [h("span", { class: "table-title" }, gameTitle()), h("span", { class: "pill" }, t("replay.title"))], links }),
+    topbar({ middle: [h("h1", { class: "table-title" }, gameTitle()), h("span", { class: "pill" }, t("replay.title"))], links }),
     h(
-      "div",
-      { class: "replay-bar panel" },
-      h("div", { class: "replay-buttons" }, els.first, els.back, els.play, els.forward, els.last),
-      els.slider,
-      els.counter,
-      h("label", { class: "replay-choice" }, h("span", { class: "muted small" }, t("replay.speed")), speedChoice()),
-      h("label", { class: "replay-choice" }, h("span", { class: "muted small" }, t("replay.view")), viewChoice()),
-      downloadLink(),
-    ),
-    h(
-      "div",
-      { class: "table-layout" },
-      h("div", { class: "table-main" }, els.caption, els.gameRoot),
-      h("aside", { class: "table-side" }, h("section", { class: "panel log" }, h("h2", {}, t("replay.log")), els.log), h("section", { class: "panel" }, dropZone())),
+      "main",
+      { class: "table-page" },
+      h(
+        "div",
+        { class: "replay-bar panel" },
+        h("div", { class: "replay-buttons" }, els.first, els.back, els.play, els.forward, els.last),
+        els.slider,
+        els.counter,
+        h("label", { class: "replay-choice" }, h("span", { class: "muted small" }, t("replay.speed")), speedChoice()),
+        h("label", { class: "replay-choice" }, h("span", { class: "muted small" }, t("replay.view")), viewChoice()),
+        downloadLink(),
+      ),
+      h(
+        "div",
+        { class: "table-layout" },
+        h("div", { class: "table-main" }, els.caption, els.gameRoot),
+        h("aside", { class: "table-side" }, h("section", { class: "panel log" }, h("h2", {}, t("replay.log")), els.log), h("section", { class: "panel" }, dropZone())),
+      ),
     ),
   );
 }

@@ -887,7 +887,7 @@ function buildShell() {
   els.log = h("section", { class: "panel log" }, h("h2", {}, t("log.title")), logList);
   page.chat = chatPanel({ send: sendChat, t, playerName });
   const middle = [
-    h("span", { class: "table-title" }, gameTitle()),
+    h("h1", { class: "table-title" }, gameTitle()),
     els.status,
     practiceBadge(page.summary, t),
     els.turn,
@@ -902,13 +902,17 @@ function buildShell() {
       ],
       tools: [page.seat && !page.watching ? notifySwitch() : null, muteSwitch()],
     }),
-    h("div", { class: "status-strip" }, els.conn, els.notice),
-    els.announce,
     h(
-      "div",
-      { class: "table-layout" },
-      h("div", { class: "table-main" }, els.joinBox, els.inviteBox, els.end, els.undo, els.absent, els.gameRoot, els.analysis),
-      h("aside", { class: "table-side" }, els.players, els.log, page.chat.el),
+      "main",
+      { class: "table-page" },
+      h("div", { class: "status-strip" }, els.conn, els.notice),
+      els.announce,
+      h(
+        "div",
+        { class: "table-layout" },
+        h("div", { class: "table-main" }, els.joinBox, els.inviteBox, els.end, els.undo, els.absent, els.gameRoot, els.analysis),
+        h("aside", { class: "table-side" }, els.players, els.log, page.chat.el),
+      ),
     ),
   );
   setConnection(page.connection, {});

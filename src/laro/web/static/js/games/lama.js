@@ -146,7 +146,7 @@ export function createTable(root, ctx) {
     prompt: h("div", { class: "prompt", "aria-live": "polite" }),
     me: h("section", { class: "me-area" }),
     result: h("section", { class: "round-result panel", hidden: true, dataset: { testid: "round-result" } }),
-    pause: h("section", { class: "round-panel panel", hidden: true, role: "dialog", "aria-live": "polite", dataset: { testid: "round-panel" } }),
+    pause: h("section", { class: "round-panel panel", hidden: true, role: "dialog", "aria-labelledby": "round-panel-title", "aria-live": "polite", dataset: { testid: "round-panel" } }),
   };
   let pauseTimer = null;
   const board = h(
@@ -587,7 +587,7 @@ export function createTable(root, ctx) {
     });
     replace(
       els.pause,
-      h("h2", {}, t("round.title", { n: result.round })),
+      h("h2", { id: "round-panel-title" }, t("round.title", { n: result.round })),
       h("p", { class: "muted small" }, endedByText(result)),
       resultTable(message, result, true),
       h(

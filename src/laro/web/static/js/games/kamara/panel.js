@@ -107,13 +107,13 @@ export const panelMethods = {
     if (obs.phase === "tiles") parts.push(...this.tilesControls());
     else if (obs.phase === "diwa") parts.push(...this.diwaControls());
     else if (obs.phase === "play") parts.push(...this.playControls(layout));
-    else parts.push(el("h3", { class: "k-h" }, this.t("kamara.phase.over")), el("p", { class: "k-over" }, this.overText()));
+    else parts.push(el("h2", { class: "k-h" }, this.t("kamara.phase.over")), el("p", { class: "k-over" }, this.overText()));
     box.replaceChildren(...parts);
   },
 
   tilesControls() {
     const obs = this.obs;
-    const parts = [el("h3", { class: "k-h" }, this.t("kamara.pool.title"))];
+    const parts = [el("h2", { class: "k-h" }, this.t("kamara.pool.title"))];
     const pool = el("div", { class: "k-pool", role: "list" });
     const slotKind = this.pick.slot === undefined ? null : SLOT_KIND[this.pick.slot];
     for (const id of obs.pool || []) {
@@ -153,7 +153,7 @@ export const panelMethods = {
     const centre = slot === CENTRE;
     const turns = centre ? (this.pick.rotation || 0) / 90 : OUTWARD[slot];
     const box = el("div", { class: "k-chooser" });
-    box.append(el("h4", { class: "k-h" }, this.t("kamara.place.title", { tile: this.tileName(tile.id), slot: SLOTS[slot] })));
+    box.append(el("h3", { class: "k-h" }, this.t("kamara.place.title", { tile: this.tileName(tile.id), slot: SLOTS[slot] })));
     const faces = el("div", { class: "k-choice-row", role: "group", "aria-label": this.t("kamara.place.face") });
     for (const [index, face] of [[0, "A"], [1, "B"]]) {
       const light = tile.faces[index].paltik;
@@ -197,7 +197,7 @@ export const panelMethods = {
 
   diwaControls() {
     const obs = this.obs;
-    const parts = [el("h3", { class: "k-h" }, this.t("kamara.diwa.title"))];
+    const parts = [el("h2", { class: "k-h" }, this.t("kamara.diwa.title"))];
     const free = new Set([...this.legal].map((text) => text.split(" ")[1]));
     const row = el("div", { class: "k-colours", role: "group", "aria-label": this.t("kamara.diwa.title") });
     for (const colour of COLOURS) {
@@ -228,7 +228,7 @@ export const panelMethods = {
     const parts = [];
     if (this.seat === null) return parts;
     if (this.myTurn && obs.pending) return [this.decisionBox(layout)];
-    parts.push(el("h3", { class: "k-h" }, this.t("kamara.actions.title")));
+    parts.push(el("h2", { class: "k-h" }, this.t("kamara.actions.title")));
     const legal = this.legal;
     const buttons = el("div", { class: "k-actions" });
     const me = this.mySquare;
@@ -301,7 +301,7 @@ export const panelMethods = {
     if (pending.decision === "order") {
       const cards = pending.cards || [];
       if (!this.orderDraft || this.orderDraft.length !== cards.length) this.orderDraft = [...cards];
-      box.append(el("h3", { class: "k-h" }, this.t("kamara.order.title")), el("p", { class: "k-note" }, this.t("kamara.order.note")));
+      box.append(el("h2", { class: "k-h" }, this.t("kamara.order.title")), el("p", { class: "k-note" }, this.t("kamara.order.note")));
       const row = el("ol", { class: "k-cardrow" });
       this.orderDraft.forEach((card, index) => {
         const move = (delta) => {
@@ -333,7 +333,7 @@ export const panelMethods = {
       box.append(el("div", { class: "k-buttons" }, el("button", { type: "button", class: "k-btn k-primary", dataset: { k: "order" }, onclick: () => this.act(text) }, this.t("kamara.order.confirm", { cards: this.orderDraft.join(" ") }))));
     } else {
       const cards = [...(pending.drawn || []), ...(own ? [own] : [])];
-      box.append(el("h3", { class: "k-h" }, this.t("kamara.keep.title")), el("p", { class: "k-note" }, this.t("kamara.keep.note")));
+      box.append(el("h2", { class: "k-h" }, this.t("kamara.keep.title")), el("p", { class: "k-note" }, this.t("kamara.keep.note")));
       const row = el("ul", { class: "k-cardrow" });
       for (const card of cards) {
         const text = `keep ${card}`;
@@ -384,10 +384,10 @@ export const panelMethods = {
     const yellowBox = el("div", { class: "k-yellow" });
     if (!yellow) {
       const none = this.waiting ? "kamara.yellow.not_dealt" : obs.phase === "over" || obs.is_over ? "kamara.yellow.none_over" : "kamara.yellow.none";
-      yellowBox.append(el("h3", { class: "k-h" }, this.t("kamara.yellow.title")), el("p", { class: "k-note", dataset: { testid: "yellow-none" } }, this.t(none)));
+      yellowBox.append(el("h2", { class: "k-h" }, this.t("kamara.yellow.title")), el("p", { class: "k-note", dataset: { testid: "yellow-none" } }, this.t(none)));
     } else {
       const code = obs.code || this.codes.get(yellow) || {};
-      yellowBox.append(el("h3", { class: "k-h" }, this.t("kamara.yellow.title_id", { card: yellow })));
+      yellowBox.append(el("h2", { class: "k-h" }, this.t("kamara.yellow.title_id", { card: yellow })));
       const pics = el("div", { class: "k-code-pair" });
       const entries = readCode(code, layout);
       const byPosition = new Map(entries.map((entry) => [entry.position, entry]));
@@ -436,11 +436,11 @@ export const panelMethods = {
     if (!effect) {
       const over = obs.phase === "over" || obs.is_over;
       const none = over ? "kamara.green.none_over" : this.waiting || obs.phase !== "play" ? "kamara.green.none_yet" : "kamara.green.none";
-      box.append(el("h3", { class: "k-h" }, this.t("kamara.green.title")), el("p", { class: "k-note", dataset: { testid: "green-none" } }, this.t(none)));
+      box.append(el("h2", { class: "k-h" }, this.t("kamara.green.title")), el("p", { class: "k-note", dataset: { testid: "green-none" } }, this.t(none)));
       return box;
     }
     box.classList.add("has-card");
-    box.append(el("h3", { class: "k-h" }, this.t("kamara.green.title")), el("p", { class: "k-green-name" }, this.effectName(effect)), el("p", { class: "k-green-text" }, this.effectText(effect)));
+    box.append(el("h2", { class: "k-h" }, this.t("kamara.green.title")), el("p", { class: "k-green-name" }, this.effectName(effect)), el("p", { class: "k-green-text" }, this.effectText(effect)));
     if (!this.myTurn || obs.phase !== "play" || obs.pending) return box;
     const legal = this.legal;
     const buttons = el("div", { class: "k-buttons" });
@@ -515,7 +515,7 @@ export const panelMethods = {
         ),
       );
     }
-    this.dom.players.replaceChildren(el("h3", { class: "k-h" }, this.t("kamara.players.title")), list);
+    this.dom.players.replaceChildren(el("h2", { class: "k-h" }, this.t("kamara.players.title")), list);
   },
 
   renderLegend() {
