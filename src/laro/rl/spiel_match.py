@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -41,6 +41,11 @@ class SpielGameResult:
     actions: list[str] = field(default_factory=list)  # every player's action in order, as ``p<seat> <action>``
 
 
+def _seeded_resampler(rng: np.random.RandomState) -> Callable[[LamaSpielState, int], LamaSpielState]:
+    """ISMCTS's hidden-card samples drawn from ``rng``, so that a game is the same for the same seed."""
+    return lambda state, player: state.resample_from_infostate(player, rng.random_sample)
+
+
 def play_spiel_game(
     seats: Sequence[str], seed: int, simulations: int = 100, options: dict[str, object] | None = None
 ) -> SpielGameResult:
@@ -54,7 +59,9 @@ def play_spiel_game(
         if name == OPENSPIEL_ISMCTS:
             search_rng = np.random.RandomState(seed * 100 + seat)
             evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=search_rng)
-            players.append(ismcts.ISMCTSBot(game, evaluator, 2.0, simulations, random_state=search_rng))
+            bot = ismcts.ISMCTSBot(game, evaluator, 2.0, simulations, random_state=search_rng)
+            bot.set_resampler(_seeded_resampler(search_rng))  # OpenSpiel's own sampler is seeded by the clock
+            players.append(bot)
         else:
             players.append(get_bot(name, "lama"))
             check_table(players[-1], len(seats), game.laro_options)
