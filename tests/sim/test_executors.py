@@ -5,6 +5,10 @@ from __future__ import annotations
 
 import importlib
 import operator
+import os
+import signal
+import subprocess
+import sys
 from types import ModuleType
 
 import pytest
@@ -19,6 +23,48 @@ def test_local_processes_keep_index_order() -> None:
     assert list(run_local(operator.neg, indices, jobs=2)) == [-i for i in indices]
     assert list(run_local(operator.neg, indices, jobs=1)) == [-i for i in indices]
     assert list(run_local(operator.neg, [], jobs=2)) == []
+
+
+# The second worker of a pool starts late (a fork hook sleeps in it), and the caller stops after the first result
+# while a handler of its own catches SIGTERM (as `laro tournament` does): the pool must still end.
+_LATE_WORKER = """
+import os, time
+from laro.cli.play import stop_on_signals
+from laro.sim.executors import run_local
+forks = 0
+def count():
+    global forks
+    forks += 1
+def second_starts_late():
+    if forks == 2:
+        time.sleep(1.0)
+os.register_at_fork(before=count, after_in_child=second_starts_late)
+with stop_on_signals():
+    results = run_local(abs, [-1, -2, -3, -4], jobs=2)
+    print(next(results))
+    results.close()
+print("ended after", forks, "forks")
+"""
+
+
+def test_a_pool_ended_while_a_worker_starts_ends() -> None:
+    """Without care, the late worker gets the pool's SIGTERM under the parent's handler, which raises in the
+    fork hook; the worker then waits for a task for ever and the pool waits for the worker."""
+    run = subprocess.Popen(
+        [sys.executable, "-c", _LATE_WORKER],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        out, err = run.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        os.killpg(run.pid, signal.SIGKILL)  # the script and its workers
+        run.communicate()
+        pytest.fail("the pool did not end in 30 s")
+    assert run.returncode == 0, err
+    assert out.split("\n")[:2] == ["1", "ended after 2 forks"]
 
 
 def test_chunks_cover_every_index_once_in_order() -> None:

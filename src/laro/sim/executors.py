@@ -93,12 +93,18 @@ def _run_chunk(function: Callable[[int], T], indices: list[int]) -> list[T]:
     return [function(index) for index in indices]
 
 
+_ENDING = (signal.SIGTERM, signal.SIGHUP)
+
+
 def _worker_signals() -> None:
     """In a worker: Ctrl-C is the parent's to handle (it stops the pool), and the pool's SIGTERM just ends the
-    worker, whatever handlers the parent had when it forked."""
+    worker, whatever handlers the parent had when it forked. The worker starts with SIGTERM and SIGHUP blocked
+    (see ``run_local``), so one sent before this point waits for the default handler instead of reaching the
+    parent's (or being lost while the handlers change), and ends the worker now."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    for number in (signal.SIGTERM, signal.SIGHUP):
+    for number in _ENDING:
         signal.signal(number, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, _ENDING)
 
 
 def run_local(function: Callable[[int], T], indices: Sequence[int], jobs: int | None = None) -> Iterator[T]:
@@ -111,8 +117,17 @@ def run_local(function: Callable[[int], T], indices: Sequence[int], jobs: int | 
     if workers == 1:
         yield from map(function, indices)
         return
-    with multiprocessing.get_context().Pool(workers, initializer=_worker_signals) as pool:
+    # The workers are forked with SIGTERM blocked (see _worker_signals): a pool ended while a worker was still
+    # starting would otherwise wait for ever on a worker that never saw its SIGTERM.
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, _ENDING)
+    try:
+        pool = multiprocessing.get_context().Pool(workers, initializer=_worker_signals)
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+    with pool:
         yield from pool.imap(function, indices, chunksize=_chunk_size(len(indices), workers))
+        pool.close()  # every result is in: the workers end on their own
+        pool.join()
 
 
 def run_ray(
