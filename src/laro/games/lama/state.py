@@ -87,30 +87,37 @@ _BIT = tuple(1 << (4 * card) for card in range(NUM_PARTY_KINDS))
 _SHUFFLED = tuple(range(len(DECK) - 1, 0, -1))  # the positions a Fisher-Yates shuffle fills, the last first
 _WORD_BYTES = 4 * len(DECK)  # one word per shuffle step, and one for the seat
 _unpack_words = struct.Struct(f">{len(DECK)}I").unpack
+_MOST_PLAYERS = 6
+_Dealer = Callable[[list[int], tuple[int, ...]], list[int]]
 
 
-def _written_out_shuffle() -> Callable[[list[int], tuple[int, ...]], None]:
-    """The shuffle of :func:`deal_round`, step by step as the loop ::
+def _written_out_deal(num_players: int) -> _Dealer:
+    """The shuffle and the hands of :func:`deal_round` for ``num_players``, as the loop ::
 
         for i, word in zip(_SHUFFLED, words):
             j = (word * (i + 1)) >> 32  # the size of the part still to shuffle is i + 1
             deck[i], deck[j] = deck[j], deck[i]
+        return [hand_from_cards(deck[k : k + 6]) for k in range(0, 6 * num_players, 6)]  # a hand, six cards
 
-    but written out, one step after the other with its position and size as constants: a third cheaper than
-    the loop in CPython, and dealing is a good part of a random playout.
+    but written out, one step and one card after the other with every position and size a constant: a third
+    cheaper in CPython, and dealing is a good part of a random playout. It shuffles ``deck`` in place.
     """
     words = ", ".join(f"w{step}" for step in range(len(DECK)))
     steps = "".join(
         f"    j = (w{step} * {i + 1}) >> 32\n    deck[{i}], deck[j] = deck[j], deck[{i}]\n"
         for step, i in enumerate(_SHUFFLED)
     )
-    namespace: dict[str, Callable[[list[int], tuple[int, ...]], None]] = {}
-    exec(f"def shuffle(deck, words):\n    {words} = words\n{steps}", namespace)
-    return namespace["shuffle"]
+    hands = ", ".join(
+        " + ".join(f"bit[deck[{k}]]" for k in range(start, start + HAND_SIZE))
+        for start in range(0, HAND_SIZE * num_players, HAND_SIZE)
+    )
+    namespace: dict[str, Any] = {"bit": _BIT}
+    exec(f"def deal(deck, words):\n    {words} = words\n{steps}    return [{hands}]\n", namespace)
+    dealer: _Dealer = namespace["deal"]
+    return dealer
 
 
-_shuffle = _written_out_shuffle()
-_MOST_PLAYERS = 6
+_DEALERS = tuple(_written_out_deal(n) for n in range(_MOST_PLAYERS + 1))
 
 
 def _onward(n: int, quit_mask: int) -> tuple[int, ...]:
@@ -145,16 +152,8 @@ def deal_round(
     """
     words = _unpack_words(hashlib.shake_256(b"%d:%d" % (seed, round_number)).digest(_WORD_BYTES))
     deck = list(cards)
-    _shuffle(deck, words)  # the last word is left for the seat
-    bit = _BIT  # a hand is its six cards' bits, added at once (the sum of a slice costs twice as much)
-    hands = [
-        bit[deck[k]] + bit[deck[k + 1]] + bit[deck[k + 2]] + bit[deck[k + 3]] + bit[deck[k + 4]] + bit[deck[k + 5]]
-        for k in range(0, HAND_SIZE * num_players, HAND_SIZE)
-    ]
+    hands = _DEALERS[num_players](deck, words)  # the last word is left for the seat
     return hands, tuple(deck[HAND_SIZE * num_players :]), words[-1] % num_players
-
-
-assert HAND_SIZE == 6, "deal_round adds a hand's six cards one by one"
 
 
 class LamaState:
