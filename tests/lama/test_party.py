@@ -14,7 +14,7 @@ from tests.lama.test_rules import PARTY_DECK, build, cards, legal, play
 
 from laro.core import IllegalActionError, StateError
 from laro.games.lama import GAME
-from laro.games.lama.cards import PINK, PLUS, hand_from_cards, party_card_from_text, party_penalty
+from laro.games.lama.cards import PARTY_COPIES, PINK, PLUS, hand_from_cards, party_card_from_text, party_penalty
 from laro.games.lama.scoring import score_round
 from laro.games.lama.tokens import BOX_PINK, Supply, Tokens, give_back, pay, unlimited_tokens
 
@@ -168,6 +168,18 @@ def test_penalties(hand: str, penalty: int) -> None:
     """Scoring: a plus card counts as its number (once with it); the llama group counts 10, or 20 with the pink
     llama in it (ruling: not 30); the most a round can cost is 1+2+3+4+5+6+20 = 41."""
     assert points(hand) == penalty
+
+
+def test_penalty_of_every_set_of_cards_held() -> None:
+    """Scoring: whatever cards are held, with one copy or all of them, each value counts once (a plus card as its
+    number), the llama group 10, or 20 with the pink llama."""
+    for held in range(1 << 14):
+        kinds = [card for card in range(14) if held >> card & 1]
+        values = {card - PLUS if PLUS <= card < PINK else card for card in kinds} - {6, PINK}
+        llamas = 20 if PINK in kinds else 10 if 6 in kinds else 0
+        expected = sum(value + 1 for value in values) + llamas
+        assert party_penalty(hand_from_cards(kinds)) == expected
+        assert party_penalty(hand_from_cards(card for card in kinds for _ in range(PARTY_COPIES[card]))) == expected
 
 
 @pytest.mark.parametrize(("total", "returned"), [(0, 0), (5, 1), (10, 10), (19, 10), (20, 20), (35, 20)])

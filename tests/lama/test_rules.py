@@ -475,6 +475,21 @@ def test_llamas_count_ten_once() -> None:
     assert penalty(hand_from_cards([6, 6, 0])) == 11
 
 
+def test_a_value_counts_once_with_any_number_of_copies() -> None:
+    """Scoring: every set of values held, each with 1 to 8 copies, costs the values at face value and 10 for the
+    llamas, once each."""
+    for held in range(1 << 7):
+        values = [card for card in range(7) if held >> card & 1]
+        expected = sum(card + 1 for card in values if card < 6) + (10 if 6 in values else 0)
+        for copies in range(1, 9):
+            assert penalty(hand_from_cards(values * copies)) == expected
+
+
+def test_scoring_needs_a_total_for_every_hand() -> None:
+    with pytest.raises(ValueError, match="3 hands but 2 totals"):
+        score_round(1, [0, 1, 1], (0, 0), ended_by=0)
+
+
 @pytest.mark.parametrize(
     ("total", "returned", "after"),
     [(0, 0, 0), (1, 1, 0), (9, 1, 8), (10, 10, 0), (15, 10, 5), (39, 10, 29)],

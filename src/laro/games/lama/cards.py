@@ -134,11 +134,13 @@ def _penalty_of_presence() -> dict[int, int]:
 
 _PENALTY = _penalty_of_presence()
 _LOW_BITS = sum(1 << (4 * card) for card in range(NUM_KINDS))
+# a count of 1..8 plus 7 has the top bit of its 4 bits (8..15), a count of 0 does not (7), and none carries over
+_SEVENS = 7 * _LOW_BITS
 
 
 def penalty(hand: int) -> int:
     """Penalty points of a hand: each distinct number at face value once, any llamas 10."""
-    return _PENALTY[(hand | hand >> 1 | hand >> 2 | hand >> 3) & _LOW_BITS]
+    return _PENALTY[(hand + _SEVENS) >> 3 & _LOW_BITS]
 
 
 _EVEN_NIBBLES_64 = 0x0F0F0F0F0F0F0F0F
@@ -151,6 +153,7 @@ def party_hand_size(hand: int) -> int:
 
 
 _PLUS_BITS = _LOW_BITS << (4 * PLUS) & ~(15 << (4 * PINK))  # the low bit of each plus card's count
+_SEVENS_64 = 7 * sum(1 << (4 * card) for card in range(NUM_PARTY_KINDS))
 
 
 def party_penalty(hand: int) -> int:
@@ -160,7 +163,7 @@ def party_penalty(hand: int) -> int:
     >>> party_penalty(hand_from_cards([PINK])), party_penalty(hand_from_cards([PINK, LLAMA, LLAMA, 0, PLUS]))
     (20, 21)
     """
-    present = hand | hand >> 1 | hand >> 2 | hand >> 3
+    present = (hand + _SEVENS_64) >> 3  # as in penalty: the low bit of a count is set when the card is held
     ranks = (present | (present & _PLUS_BITS) >> (4 * PLUS)) & _LOW_BITS
     if hand >> (4 * PINK):
         return _PENALTY[ranks | 1 << (4 * LLAMA)] + PINK_POINTS - LLAMA_POINTS

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from operator import add
 from typing import Any
 
 from laro.games.lama.cards import (
@@ -82,7 +83,9 @@ def score_round(
     the Party Edition's penalties and tokens)."""
     emptied = None if hands[ended_by] else ended_by
     penalties = tuple(map(party_penalty if party else penalty, hands))  # an empty hand scores 0
-    scores = [total + points for total, points in zip(totals, penalties, strict=True)]
+    if len(totals) != len(penalties):
+        raise ValueError(f"{len(hands)} hands but {len(totals)} totals")
+    scores = list(map(add, totals, penalties))
     returned = 0
     if emptied is not None:
         returned = _returned(scores[emptied], party)
