@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections import deque
 from collections.abc import Callable
 from typing import Any
 
@@ -28,22 +29,31 @@ KAMARA = "document.querySelector('.kamara')"
 
 
 class Watch:
-    """What the server tells this page over its WebSocket: the latest state and every error."""
+    """What the server tells this page over its WebSocket: the latest state and every error; and the last frames
+    each way, in short, for a test that fails to say."""
 
     def __init__(self, page: Page) -> None:
         self.state: dict[str, Any] = {}
         self.errors: list[str] = []
+        self.frames: deque[str] = deque(maxlen=12)
         page.on("websocket", self._socket)
+        _WATCHES[id(page)] = self
 
     def _socket(self, socket: WebSocket) -> None:
         socket.on("framereceived", self._frame)
+        socket.on("framesent", lambda payload: self.frames.append(f"sent {str(payload)[:80]}"))
 
     def _frame(self, payload: str | bytes) -> None:
         message = json.loads(payload)
-        if message.get("type") == "state":
+        kind = message.get("type")
+        self.frames.append(f"got {kind} {message.get('seq', '')} {message.get('code', '')}".rstrip())
+        if kind == "state":
             self.state = message
-        elif message.get("type") == "error":
+        elif kind == "error":
             self.errors.append(f"{message.get('code')}: {message.get('message')}")
+
+
+_WATCHES: dict[int, Watch] = {}  # each page's, by id
 
 
 def _open_table(server: Server, page: Page) -> tuple[str, Watch]:
@@ -84,7 +94,11 @@ def _act(page: Page, selector: str) -> None:
             "hint: document.querySelector('.k-hint')?.textContent, "
             "alerts: [...document.querySelectorAll('[role=alert]')].map((n) => n.textContent)})"
         )
-        raise AssertionError(f"a click on {selector} at seq {before} made no new state in 15 s: {said}") from None
+        watch = _WATCHES.get(id(page))
+        frames = list(watch.frames) if watch else "not watched"
+        raise AssertionError(
+            f"a click on {selector} at seq {before} made no new state in 15 s: {said}; the last frames: {frames}"
+        ) from None
 
 
 def _count(page: Page, selector: str) -> int:
