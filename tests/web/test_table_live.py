@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, WebSocketRoute, expect
 from tests.web.conftest import Server, new_context
-from tests.web.lama_play import seq, take_turn
+from tests.web.lama_play import seq, take_turn, wait_turn_or_over
 
 NAMES = ["Ana", "Bo"]
 MOVE_WORDS = re.compile(r"plays a|draws a card|quits the round")  # a move told in words, not as "play 3"
@@ -138,6 +139,39 @@ def test_reload_keeps_the_seat(server: Server, browser: Browser) -> None:
         expect(other.get_by_test_id("hand").locator(".card")).not_to_have_count(0)
         play_and_check(pages, moves=2)
         other.close()
+
+
+def test_an_action_lost_with_its_connection_is_sent_again(server: Server, page: Page) -> None:
+    """The connection ends with a click's action on its way, before the server had it: on the new connection the
+    table has not moved, so the page sends the action again, and the one click takes the turn."""
+    created = server.post("/api/tables", {"game": "lama", "players": 2, "bots": {"1": "heuristic"}})
+    connections: list[WebSocketRoute] = []
+    lost: list[str] = []
+
+    def route(socket: WebSocketRoute) -> None:
+        connections.append(socket)
+        upstream = socket.connect_to_server()
+
+        def from_page(message: str | bytes) -> None:
+            if not lost and json.loads(message).get("type") == "act":
+                lost.append(str(message))  # never reaches the server: the connection ends with it
+                socket.close()
+                upstream.close()
+                return
+            upstream.send(message)
+
+        socket.on_message(from_page)
+
+    page.route_web_socket(re.compile(r"/ws/tables/"), route)
+    page.goto(server.url + created["seats"][0]["invite"])
+    page.get_by_test_id("join-name").fill("Ana")
+    page.get_by_test_id("join").click()
+    wait_turn_or_over(page)
+    before = seq(page)
+    take_turn(page)
+    page.wait_for_function("seq => document.body.dataset.seq !== seq", arg=before, timeout=15_000)
+    assert len(lost) == 1 and len(connections) == 2  # the action was lost once, and went again on a new connection
+    expect(page.locator(".toast")).to_have_count(0)  # nothing to tell the player: the turn was taken
 
 
 @pytest.mark.slow  # two whole games in two browsers

@@ -80,6 +80,7 @@ const page = {
   pingTimer: null,
   pongTimer: null,
   sentSeq: null,
+  onItsWay: null, // the last action or undo sent ({text, seq}), sent again if its connection ends before an answer
   dead: false, // no table, or nothing more to do
   analysis: null, // the analysis panel, once the game is over
   told: null, // what the live region last told: {seq, turn, low}
@@ -166,7 +167,7 @@ function connect() {
   ws.onopen = () => {
     ws.send(hello());
     page.attempts = 0;
-    page.sentSeq = null; // an action lost with the old connection may be made again
+    page.sentSeq = null; // an action lost with the old connection is sent again (see receive) or may be made again
     delete document.body.dataset.pending;
     page.freshConnection = true;
     const recovered = page.everConnected;
@@ -234,10 +235,16 @@ function send(actionText) {
     return false;
   }
   if (page.sentSeq === message.seq) return false; // one action per state: the first is on its way
-  page.sentSeq = message.seq;
-  page.ws.send(JSON.stringify({ type: "act", action: String(actionText), seq: message.seq }));
-  document.body.dataset.pending = "true";
+  sendOnItsWay(JSON.stringify({ type: "act", action: String(actionText), seq: message.seq }), message.seq);
   return true;
+}
+
+/** Send an action or an undo made on the state ``seq``, and keep it until it is answered. */
+function sendOnItsWay(text, seq) {
+  page.sentSeq = seq;
+  page.onItsWay = { text, seq };
+  page.ws.send(text);
+  document.body.dataset.pending = "true";
 }
 
 /** "Next round" during the pause at a round's end. */
@@ -267,9 +274,7 @@ function sendUndo(kind) {
     return false;
   }
   if (page.sentSeq === message.seq) return false; // one request per state
-  page.sentSeq = message.seq;
-  page.ws.send(JSON.stringify({ type: "undo", kind, seq: message.seq }));
-  document.body.dataset.pending = "true";
+  sendOnItsWay(JSON.stringify({ type: "undo", kind, seq: message.seq }), message.seq);
   return true;
 }
 
@@ -283,9 +288,18 @@ function receive(message) {
     setServerTime(message.server_time);
     if (page.sentSeq !== null && page.sentSeq !== message.seq) page.sentSeq = null;
     delete document.body.dataset.pending;
+    const again = page.onItsWay;
+    if (again && (fresh || again.seq !== message.seq)) page.onItsWay = null; // answered, or its connection ended
     showState();
+    // the connection ended with an action on its way and the table has not moved since: the server never had
+    // it, so it goes again on this connection (had the server made it, the state would be a newer one)
+    const open = page.ws && page.ws.readyState === WebSocket.OPEN;
+    if (fresh && again && again.seq === message.seq && page.sentSeq !== message.seq && open) {
+      sendOnItsWay(again.text, again.seq);
+    }
   } else if (message.type === "error") {
     page.sentSeq = null;
+    page.onItsWay = null;
     delete document.body.dataset.pending;
     if (message.code === "no_table") return noTable();
     if (message.code === "bad_token") return; // the close (4403) follows
