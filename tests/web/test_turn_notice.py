@@ -5,8 +5,11 @@ hidden state is emulated (``document.hidden`` and a ``visibilitychange``), as a 
 
 from __future__ import annotations
 
+import json
+import re
+
 import pytest
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser, Page, WebSocketRoute
 from tests.web.conftest import Server, screenshot, until
 from tests.web.lama_play import seq, take_turn, wait_turn_or_over
 
@@ -84,5 +87,43 @@ def test_a_turn_in_a_background_tab_marks_the_title_and_notifies_once_asked(
         page.reload()
         wait_turn_or_over(page)
         assert page.get_by_test_id("notify").get_attribute("aria-pressed") == "true"
+    finally:
+        context.close()
+
+
+def test_a_turn_is_told_when_the_states_between_were_skipped(shared_server: Server, browser: Browser) -> None:
+    """A slow page is sent only the newest state: it may go from its turn straight to its next turn, never seeing
+    the others' (emulated by dropping every state of another seat's turn on the way to the page). The turn that
+    came round is told all the same."""
+    context = browser.new_context(permissions=["notifications"], viewport={"width": 1280, "height": 860})
+    skipped: list[int] = []
+
+    def route(socket: WebSocketRoute) -> None:
+        upstream = socket.connect_to_server()
+
+        def to_page(message: str | bytes) -> None:
+            sent = json.loads(message)
+            if sent.get("type") == "state" and not sent.get("your_turn") and sent["table"]["status"] == "running":
+                skipped.append(sent["seq"])
+                return
+            socket.send(message)
+
+        upstream.on_message(to_page)
+
+    try:
+        page = context.new_page()
+        page.set_default_timeout(20_000)
+        page.route_web_socket(re.compile(r"/ws/tables/"), route)
+        page.goto(shared_server.url + _table(shared_server))
+        page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+        wait_turn_or_over(page)
+        page.get_by_test_id("notify").click()
+        page.wait_for_function("() => document.querySelector('[data-testid=notify]').ariaPressed === 'true'")
+        page.evaluate(HIDE, True)
+        before = len(skipped)
+        _next_turn(page)
+        assert len(skipped) > before  # the page never drew the others' turns
+        until(page, "() => window.laroNotices.length")
+        assert until(page, f"{SHOWN}.then((shown) => shown.length)") == 1
     finally:
         context.close()

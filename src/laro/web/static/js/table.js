@@ -80,6 +80,7 @@ const page = {
   pingTimer: null,
   pongTimer: null,
   sentSeq: null,
+  headerSeq: null, // the seq of the state the header last drew
   onItsWay: null, // the last action or undo sent ({text, seq}), sent again if its connection ends before an answer
   dead: false, // no table, or nothing more to do
   analysis: null, // the analysis panel, once the game is over
@@ -569,7 +570,12 @@ function drawHeader() {
   const others = summary.seats.map((info, seat) => seat).filter((seat) => seat !== mySeat()).map(playerName);
   const notice = t("notify.turn", { game: gameTitle(), names: others.join(", ") });
   const held = page.seat && !page.watching ? { table: tableId, seat: page.seat.seat, token: page.seat.token, game: summary.game, title: gameTitle(), names: others.join(", ") } : null;
-  turnNotice({ mine, title: `${mine ? "▶ " : ""}${gameTitle()} — laro`, text: notice, url: location.pathname, push: held });
+  // the turn went round since the last state drawn: another seat acted (a slow page may not be sent every state
+  // between, so the states where it was not this player's turn may never have been drawn)
+  const since = page.headerSeq;
+  page.headerSeq = page.message ? page.message.seq : null;
+  const passed = typeof since === "number" && ((page.message && page.message.log) || []).some((entry) => entry.seq > since && entry.type === "act" && entry.seat !== mySeat());
+  turnNotice({ mine, passed, title: `${mine ? "▶ " : ""}${gameTitle()} — laro`, text: notice, url: location.pathname, push: held });
 }
 
 function drawBanners() {

@@ -1,5 +1,6 @@
 // Telling a player that their turn has come while the table's tab is in the background:
-//   turnNotice({mine, title, text, url, push}) on every state: while the page is hidden and it is this player's turn, the
+//   turnNotice({mine, passed, title, text, url, push}) on every state (`passed`: another seat has acted since the
+//                   last one): while the page is hidden and it is this player's turn, the
 //                   tab's title is marked ("● Your turn — laro") until the page is seen again; when the turn comes
 //                   while it is hidden, and the player asked for it, a notification says so (a click on it brings
 //                   the tab forward: the service worker's notificationclick, or the page's own for a plain one)
@@ -55,9 +56,9 @@ function paintTitle() {
 
 /** Tell the player of the state drawn: `mine` whether it is their turn, `title` the tab's usual title, `text` and
  * `url` the notification's words and the table's address. */
-export function turnNotice({ mine, title, text, url, push = null }) {
+export function turnNotice({ mine, passed = false, title, text, url, push = null }) {
   pushSeat(push, notifying());
-  const came = mine && !state.mine;
+  const came = mine && (!state.mine || passed);
   const first = !state.drawn; // the page just opened: what was told of this table while it was closed is seen now
   Object.assign(state, { mine, title, drawn: true });
   paintTitle();
