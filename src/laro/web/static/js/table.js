@@ -80,7 +80,6 @@ const page = {
   pingTimer: null,
   pongTimer: null,
   sentSeq: null,
-  headerSeq: null, // the seq of the state the header last drew
   onItsWay: null, // the last action or undo sent ({text, seq}), sent again if its connection ends before an answer
   dead: false, // no table, or nothing more to do
   analysis: null, // the analysis panel, once the game is over
@@ -493,9 +492,14 @@ function tell(message) {
   if (lines.length) announce(lines.join(". ").replace(/\.\./g, "."));
 }
 
+/** The moves in ``message``'s log made after the state ``seq``. */
+function actsSince(message, seq) {
+  return ((message && message.log) || []).filter((entry) => entry.seq > seq && entry.type === "act");
+}
+
 /** What the state sounds like: the game's end, a round scored, your turn, or a move. */
 function sound(message, told) {
-  const acts = (message.log || []).filter((entry) => entry.seq > told.seq && entry.type === "act");
+  const acts = actsSince(message, told.seq);
   if (page.summary.status === "over") play("end");
   else if (acts.some((entry) => typeof entry.round_over === "number")) play("round");
   else if (message.your_turn && (page.els.turn.textContent !== told.turn || acts.length)) play("turn");
@@ -570,11 +574,9 @@ function drawHeader() {
   const others = summary.seats.map((info, seat) => seat).filter((seat) => seat !== mySeat()).map(playerName);
   const notice = t("notify.turn", { game: gameTitle(), names: others.join(", ") });
   const held = page.seat && !page.watching ? { table: tableId, seat: page.seat.seat, token: page.seat.token, game: summary.game, title: gameTitle(), names: others.join(", ") } : null;
-  // the turn went round since the last state drawn: another seat acted (a slow page may not be sent every state
-  // between, so the states where it was not this player's turn may never have been drawn)
-  const since = page.headerSeq;
-  page.headerSeq = page.message ? page.message.seq : null;
-  const passed = typeof since === "number" && ((page.message && page.message.log) || []).some((entry) => entry.seq > since && entry.type === "act" && entry.seat !== mySeat());
+  // the turn went round since the last state drawn (told): another seat acted (a slow page may not be sent every
+  // state between, so the states where it was not this player's turn may never have been drawn)
+  const passed = Boolean(page.told) && actsSince(page.message, page.told.seq).some((entry) => entry.seat !== mySeat());
   turnNotice({ mine, passed, title: `${mine ? "▶ " : ""}${gameTitle()} — laro`, text: notice, url: location.pathname, push: held });
 }
 
