@@ -203,3 +203,42 @@ def test_the_bell_turned_off_while_the_subscription_is_on_its_way_keeps_none(
     finally:
         context.close()
         service.close()
+
+
+def test_the_bell_turned_off_while_the_page_subscribes_again_forgets_the_seat(
+    served: LocalServer, browser: Browser
+) -> None:
+    """The page comes back with the bell on and subscribes again; the bell turned off before that reached the server
+    has the server forget the seat's subscription, the one it kept from before included."""
+    service = PushService(served.get("/api/push")["key"])
+    table, invite = _table(served)
+    context = browser.new_context(permissions=["notifications"], viewport={"width": 1280, "height": 860})
+    try:
+        context.add_init_script(script=f"({STUB})({json.dumps(service.subscription('cleo'))})")
+        page = context.new_page()
+        page.set_default_timeout(20_000)
+        page.goto(served.url + invite)
+        page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+        wait_turn_or_over(page)
+        page.get_by_test_id("notify").click()
+        until(page, "() => window.laroPush && window.laroPush.table")
+        assert _kept(served, table) == [0]
+        held: list[Route] = []
+        page.route("**/api/push", lambda route: held.append(route) if not held else route.continue_())
+        page.reload()  # the bell is on: the page subscribes again, held at the server's key
+        wait_turn_or_over(page)
+        deadline = time.monotonic() + 15
+        while not held:
+            assert time.monotonic() < deadline, "the page did not subscribe again"
+            page.wait_for_timeout(50)
+        page.get_by_test_id("notify").click()  # off, before the server heard of the page again
+        page.wait_for_function("() => document.querySelector('[data-testid=notify]').ariaPressed === 'false'")
+        held[0].continue_()
+        deadline = time.monotonic() + 10
+        while _kept(served, table) and time.monotonic() < deadline:
+            page.wait_for_timeout(50)
+        assert _kept(served, table) == []
+        until(page, "() => window.laroPush === null")
+    finally:
+        context.close()
+        service.close()

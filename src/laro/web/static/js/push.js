@@ -7,7 +7,7 @@
 //                              game's title and the other players' names as the page shows them; subscribes at
 //                              once when turns are told already (`on`: the bell was on before)
 //   pushOn() / pushOff()       the bell turned on (subscribe) or off (the seat's subscription is forgotten by the
-//                              server; the browser's stays, for other tables)
+//                              server; the browser's stays, for other tables); each waits for the one before
 //
 // Where the browser has no PushManager (or its push service refuses), nothing is subscribed: the page's own
 // notifications (turn_notice.js) still tell a turn while the table is open.
@@ -18,8 +18,15 @@ import { onLangChange, t } from "./i18n.js";
 export const WORDS_CACHE = "laro-push-words"; // read by sw.js: the notification's words in the page's language
 export const WORDS_KEY = "/laro-push-words.json";
 
-// `asked` counts the bell's turns and the seats taken: a subscription made for an older one is not kept
-const held = { seat: null, subscribed: null, asked: 0 };
+const held = { seat: null, subscribed: null };
+
+// The bell's turns run one after the other, so that the server hears them in the order they were made: a bell
+// turned off while its page was still subscribing forgets the subscription just made (and one kept from before).
+let turns = Promise.resolve();
+function inTurn(task) {
+  turns = turns.then(task).catch((error) => console.warn("laro: push", error));
+  return turns;
+}
 
 /** Whether this browser can subscribe to pushes at all. */
 export function canPush() {
@@ -76,47 +83,47 @@ async function subscription() {
 }
 
 /** Subscribe the seat held (the bell is on). */
-export async function pushOn() {
-  const seat = held.seat;
-  if (!seat || !canPush()) return;
-  held.asked += 1;
-  const asked = held.asked;
-  try {
-    await saveWords(seat);
-    const made = await subscription();
-    if (held.asked !== asked) return; // the bell was turned off meanwhile
-    await api.pushSubscribe(seat.table, seat.seat, seat.token, made.toJSON());
-    if (held.asked !== asked) {
-      // turned off while the server took it: the server forgets it again
-      await api.pushUnsubscribe(seat.table, seat.seat, seat.token, made.endpoint);
-      return;
+export function pushOn() {
+  return inTurn(async () => {
+    const seat = held.seat;
+    if (!seat || !canPush()) return;
+    try {
+      await saveWords(seat);
+      const made = await subscription();
+      await api.pushSubscribe(seat.table, seat.seat, seat.token, made.toJSON());
+      if (!sameSeat(held.seat, seat)) return; // another seat was taken meanwhile
+      held.subscribed = made.endpoint;
+      window.laroPush = { endpoint: made.endpoint, table: seat.table, seat: seat.seat };
+    } catch (error) {
+      console.warn("laro: no push subscription", error);
     }
-    held.subscribed = made.endpoint;
-    window.laroPush = { endpoint: made.endpoint, table: seat.table, seat: seat.seat };
-  } catch (error) {
-    console.warn("laro: no push subscription", error);
-  }
+  });
 }
 
 /** Forget the seat's subscription (the bell is off). */
-export async function pushOff() {
-  const seat = held.seat;
-  const endpoint = held.subscribed;
-  held.asked += 1; // a subscription still on its way is not kept
-  held.subscribed = null;
-  window.laroPush = null;
-  if (!seat || !endpoint) return;
-  try {
-    await api.pushUnsubscribe(seat.table, seat.seat, seat.token, endpoint);
-  } catch (error) {
-    console.warn("laro: the subscription is not forgotten", error);
-  }
+export function pushOff() {
+  return inTurn(async () => {
+    const seat = held.seat;
+    const endpoint = held.subscribed;
+    held.subscribed = null;
+    if (seat && endpoint) {
+      try {
+        await api.pushUnsubscribe(seat.table, seat.seat, seat.token, endpoint);
+      } catch (error) {
+        console.warn("laro: the subscription is not forgotten", error);
+      }
+    }
+    window.laroPush = null;
+  });
+}
+
+function sameSeat(one, other) {
+  return Boolean(one && other && one.table === other.table && one.seat === other.seat);
 }
 
 /** The seat held at this table; `on` whether turns are told now (subscribed at once, the first time). */
 export function pushSeat(seat, on) {
-  const same = held.seat && seat && held.seat.table === seat.table && held.seat.seat === seat.seat;
-  if (same) {
+  if (sameSeat(held.seat, seat)) {
     const renamed = held.seat.names !== seat.names || held.seat.title !== seat.title; // someone joined, or a language
     held.seat = seat;
     if (renamed && held.subscribed) saveWords(seat).catch(() => {});
@@ -124,7 +131,6 @@ export function pushSeat(seat, on) {
   }
   held.seat = seat;
   held.subscribed = null;
-  held.asked += 1;
   if (seat && on) pushOn();
 }
 
