@@ -111,12 +111,14 @@ def _deliver(context: BrowserContext, page: Page, origin: str, payload: dict[str
 
 @pytest.mark.parametrize("locale", SAID)
 def test_the_bell_subscribes_the_seat_and_a_turn_pushed_is_shown(
-    served: LocalServer, browser: Browser, locale: str
+    served: LocalServer, full_browser: Browser, locale: str
 ) -> None:
     key = served.get("/api/push")["key"]
     service = PushService(key)
     table, invite = _table(served)
-    context = browser.new_context(locale=locale, permissions=["notifications"], viewport={"width": 1280, "height": 860})
+    context = full_browser.new_context(
+        locale=locale, permissions=["notifications"], viewport={"width": 1280, "height": 860}
+    )
     try:
         context.add_init_script(script=f"({STUB})({json.dumps(service.subscription('cleo'))})")
         page = context.new_page()
@@ -164,12 +166,12 @@ def test_the_bell_subscribes_the_seat_and_a_turn_pushed_is_shown(
 
 
 def test_the_bell_turned_off_while_the_subscription_is_on_its_way_keeps_none(
-    served: LocalServer, browser: Browser
+    served: LocalServer, full_browser: Browser
 ) -> None:
     """On, then off before the server has the subscription: once it has it, the page has the server forget it."""
     service = PushService(served.get("/api/push")["key"])
     table, invite = _table(served)
-    context = browser.new_context(permissions=["notifications"], viewport={"width": 1280, "height": 860})
+    context = full_browser.new_context(permissions=["notifications"], viewport={"width": 1280, "height": 860})
     try:
         context.add_init_script(script=f"({STUB})({json.dumps(service.subscription('cleo'))})")
         page = context.new_page()
@@ -206,13 +208,13 @@ def test_the_bell_turned_off_while_the_subscription_is_on_its_way_keeps_none(
 
 
 def test_the_bell_turned_off_while_the_page_subscribes_again_forgets_the_seat(
-    served: LocalServer, browser: Browser
+    served: LocalServer, full_browser: Browser
 ) -> None:
     """The page comes back with the bell on and subscribes again; the bell turned off before that reached the server
     has the server forget the seat's subscription, the one it kept from before included."""
     service = PushService(served.get("/api/push")["key"])
     table, invite = _table(served)
-    context = browser.new_context(permissions=["notifications"], viewport={"width": 1280, "height": 860})
+    context = full_browser.new_context(permissions=["notifications"], viewport={"width": 1280, "height": 860})
     try:
         context.add_init_script(script=f"({STUB})({json.dumps(service.subscription('cleo'))})")
         page = context.new_page()

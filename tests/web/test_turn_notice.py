@@ -47,10 +47,12 @@ def _next_turn(page: Page) -> None:
 
 @pytest.mark.parametrize("locale", ["en-US", pytest.param("ko-KR", marks=pytest.mark.slow)])  # the same, in Korean
 def test_a_turn_in_a_background_tab_marks_the_title_and_notifies_once_asked(
-    shared_server: Server, browser: Browser, locale: str
+    shared_server: Server, full_browser: Browser, locale: str
 ) -> None:
     mark, title, notice = WORDS[locale]
-    context = browser.new_context(locale=locale, permissions=["notifications"], viewport={"width": 1280, "height": 860})
+    context = full_browser.new_context(
+        locale=locale, permissions=["notifications"], viewport={"width": 1280, "height": 860}
+    )
     try:
         page = context.new_page()
         page.set_default_timeout(20_000)
@@ -91,11 +93,11 @@ def test_a_turn_in_a_background_tab_marks_the_title_and_notifies_once_asked(
         context.close()
 
 
-def test_a_turn_is_told_when_the_states_between_were_skipped(shared_server: Server, browser: Browser) -> None:
+def test_a_turn_is_told_when_the_states_between_were_skipped(shared_server: Server, full_browser: Browser) -> None:
     """A slow page is sent only the newest state: it may go from its turn straight to its next turn, never seeing
     the others' (emulated by dropping every state of another seat's turn on the way to the page). The turn that
     came round is told all the same."""
-    context = browser.new_context(permissions=["notifications"], viewport={"width": 1280, "height": 860})
+    context = full_browser.new_context(permissions=["notifications"], viewport={"width": 1280, "height": 860})
     skipped: list[int] = []
 
     def route(socket: WebSocketRoute) -> None:
