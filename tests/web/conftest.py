@@ -87,9 +87,9 @@ def server(tmp_path: Path) -> Iterator[LocalServer]:
 
 
 @pytest.fixture(scope="module")
-def shared_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """One server for all the tests of a module, each at tables of its own; bots wait 0.02 s."""
-    running = Server(tmp_path_factory.mktemp("shared"), bot_delay=0.02)
+def shared_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalServer]:
+    """One server (in this process) for all the tests of a module, each at tables of its own; bots wait 0.02 s."""
+    running = LocalServer(tmp_path_factory.mktemp("shared"), bot_delay=0.02)
     running.start()
     try:
         yield running

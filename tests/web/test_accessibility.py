@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page, expect
-from tests.web.conftest import Server, new_context, screenshot
+from tests.web.conftest import LocalServer, new_context, screenshot
 
 RULES = {
     "runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]},
@@ -23,7 +23,7 @@ LAPTOP = {"width": 1280, "height": 860}
 PHONE = {"width": 390, "height": 844}
 
 
-def _finished(server: Server, table: dict[str, Any]) -> str:
+def _finished(server: LocalServer, table: dict[str, Any]) -> str:
     created = server.post("/api/tables", table)
     deadline = time.monotonic() + 90
     while server.get(f"/api/tables/{created['id']}")["status"] != "over":
@@ -32,7 +32,7 @@ def _finished(server: Server, table: dict[str, Any]) -> str:
     return str(created["id"])
 
 
-def _seated(server: Server, table: dict[str, Any]) -> str:
+def _seated(server: LocalServer, table: dict[str, Any]) -> str:
     """A running table whose seat 0 Ana has taken; its invite (each browser opens it to hold her seat)."""
     created = server.post("/api/tables", table)
     token = created["seats"][0]["token"]
@@ -41,7 +41,7 @@ def _seated(server: Server, table: dict[str, Any]) -> str:
 
 
 @pytest.fixture(scope="module")
-def pages(shared_server: Server) -> tuple[Server, dict[str, str]]:
+def pages(shared_server: LocalServer) -> tuple[LocalServer, dict[str, str]]:
     """The module's server and the address of every page to check (the tables made once for all screens)."""
     server = shared_server
     bots3 = {"0": "heuristic", "1": "heuristic", "2": "random"}
@@ -93,7 +93,7 @@ def _violations(page: Page, part: str | None = None) -> list[str]:
 # in the tests of accounts, quick match, ratings and the offline page
 @pytest.mark.slow
 @pytest.mark.parametrize("locale", ["en-US", "ko-KR"])
-def test_every_page_passes_axe(pages: tuple[Server, dict[str, str]], browser: Browser, locale: str) -> None:
+def test_every_page_passes_axe(pages: tuple[LocalServer, dict[str, str]], browser: Browser, locale: str) -> None:
     """Each page is checked as loaded on a laptop, then narrowed to a phone's width (its layout for a phone)."""
     server, addresses = pages
     context = new_context(browser, locale=locale)
@@ -162,7 +162,7 @@ def _apart(one: Any, other: Any) -> float:
     return diff.histogram()[255] / (one.size[0] * one.size[1])
 
 
-def test_colour_is_never_the_only_sign(pages: tuple[Server, dict[str, str]], browser: Browser) -> None:
+def test_colour_is_never_the_only_sign(pages: tuple[LocalServer, dict[str, str]], browser: Browser) -> None:
     """Seen without colour, and as each of the three colour-blindnesses sees it, Kamara's chamber signs (light and
     dark paltik, tapos, block, walls, the highlighted square…), its eight diwa colours and L.A.M.A.'s cards stay
     apart: every two of them differ in at least 1 % of their pixels by more than a fifth of the grey scale (a "B"
@@ -215,9 +215,9 @@ def test_colour_is_never_the_only_sign(pages: tuple[Server, dict[str, str]], bro
 
 
 @pytest.fixture(scope="module")
-def paused_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+def paused_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalServer]:
     """A server that pauses 30 s at a L.A.M.A. round's end, so that the round's panel stays open."""
-    running = Server(tmp_path_factory.mktemp("paused"), bot_delay=0.02, extra=("--round-pause", "30"))
+    running = LocalServer(tmp_path_factory.mktemp("paused"), bot_delay=0.02, extra=("--round-pause", "30"))
     running.start()
     try:
         yield running
@@ -243,7 +243,7 @@ class Scans:
         self.page.set_viewport_size(LAPTOP)
 
 
-def _lobby_and_invites(scans: Scans, server: Server) -> None:
+def _lobby_and_invites(scans: Scans, server: LocalServer) -> None:
     """The lobby's options open; an invite that is no invite refused; the table made, its invites to send."""
     page = scans.page
     page.goto(server.url + "/")
@@ -263,7 +263,7 @@ def _lobby_and_invites(scans: Scans, server: Server) -> None:
     scans.scan("table-invites")
 
 
-def _round_panel(scans: Scans, server: Server) -> None:
+def _round_panel(scans: Scans, server: LocalServer) -> None:
     """Quitting a L.A.M.A. round: the confirmation, then the round's panel while the next round waits."""
     page = scans.page
     page.goto(server.url + _seated(server, {"game": "lama", "players": 2, "seed": 3, "bots": {"1": "heuristic"}}))
@@ -276,7 +276,7 @@ def _round_panel(scans: Scans, server: Server) -> None:
     scans.scan("lama-round-panel")
 
 
-def _game_over(scans: Scans, server: Server) -> None:
+def _game_over(scans: Scans, server: LocalServer) -> None:
     """A L.A.M.A. game over for a player who handed her seat to a bot: the ranking, Rematch, Analyse."""
     page = scans.page
     table = {"game": "lama", "players": 2, "seed": 5, "bots": {"1": "heuristic"}, "options": {"end_score": 8}}
@@ -291,7 +291,7 @@ def _game_over(scans: Scans, server: Server) -> None:
     scans.scan("lama-game-over")
 
 
-def _kamara_decisions(scans: Scans, server: Server) -> None:
+def _kamara_decisions(scans: Scans, server: LocalServer) -> None:
     """Kamara's decisions as the engine poses them (the order of the top yellow cards, the card to keep) and a
     click that names no action answered in words, drawn by the table's renderer on a page of its own."""
     from tests.web.test_kamara_web import MOUNT, _holding, _my_turn, _show
@@ -319,7 +319,9 @@ HARNESS = """<!doctype html><html><head><meta charset="utf-8"><title>Kamara</tit
 
 @pytest.mark.slow  # every dialog and panel opened and checked, in two languages
 @pytest.mark.parametrize("locale", ["en-US", "ko-KR"])
-def test_what_opens_passes_axe(shared_server: Server, paused_server: Server, browser: Browser, locale: str) -> None:
+def test_what_opens_passes_axe(
+    shared_server: LocalServer, paused_server: LocalServer, browser: Browser, locale: str
+) -> None:
     """The lobby's options, an error, a new table's invites, a confirmation, L.A.M.A.'s round panel and game over,
     and Kamara's decisions, each checked open on a laptop and on a phone."""
     context = new_context(browser, locale=locale)

@@ -11,16 +11,16 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
-from tests.web.conftest import Server, new_context, screenshot
+from tests.web.conftest import LocalServer, new_context, screenshot
 from tests.web.lama_play import take_turn
 
 CLOCK_TEXT = re.compile(r"^\d+:\d\d$")
 
 
 @pytest.fixture
-def paused_server(tmp_path: Path) -> Iterator[Server]:
+def paused_server(tmp_path: Path) -> Iterator[LocalServer]:
     """A server that pauses 30 s at a L.A.M.A. round's end (unless everyone clicks "Next round" first)."""
-    running = Server(tmp_path, bot_delay=0.05, extra=("--round-pause", "30"))
+    running = LocalServer(tmp_path, bot_delay=0.05, extra=("--round-pause", "30"))
     running.start()
     try:
         yield running
@@ -28,14 +28,14 @@ def paused_server(tmp_path: Path) -> Iterator[Server]:
         running.stop()
 
 
-def sit(server: Server, page: Page, seat: dict[str, Any], name: str) -> None:
+def sit(server: LocalServer, page: Page, seat: dict[str, Any], name: str) -> None:
     """Open a seat's invite link and take the seat by name, as a person would."""
     page.goto(server.url + seat["invite"])
     page.get_by_test_id("join-name").fill(name)
     page.get_by_test_id("join").click()
 
 
-def two_humans(server: Server, clock: Any) -> dict[str, Any]:
+def two_humans(server: LocalServer, clock: Any) -> dict[str, Any]:
     """A two-seat L.A.M.A. table with a clock whose second seat (Bo) is taken over HTTP and never connects."""
     created = server.post("/api/tables", {"game": "lama", "players": 2, "seed": 7, "clock": clock})
     bo = created["seats"][1]
@@ -47,7 +47,7 @@ def clock_of(page: Page, seat: int) -> Any:
     return page.locator(f"[data-testid=players] li[data-seat='{seat}'] [data-testid=clock]")
 
 
-def test_the_running_clock_counts_down(server: Server, page: Page) -> None:
+def test_the_running_clock_counts_down(server: LocalServer, page: Page) -> None:
     """Every player's box shows their time as m:ss; the running one moves, the other stands still."""
     created = two_humans(server, {"bank": 90, "increment": 5})
     sit(server, page, created["seats"][0], "Ana")
@@ -78,7 +78,7 @@ def test_an_offline_player_to_act_is_said_in_the_middle(tmp_path: Path, page: Pa
     """Bo, to act, has no connection: above the game (not only in the side list) the table says he is offline,
     counts down to his stand-in taking over (the end of his time here) and, once he has been gone long enough
     (5 s on this server), offers to hand his seat over now."""
-    server = Server(tmp_path, bot_delay=0.05, extra=("--handover-after", "5"))
+    server = LocalServer(tmp_path, bot_delay=0.05, extra=("--handover-after", "5"))
     server.start()
     try:
         _offline_player(server, page)
@@ -86,7 +86,7 @@ def test_an_offline_player_to_act_is_said_in_the_middle(tmp_path: Path, page: Pa
         server.stop()
 
 
-def _offline_player(server: Server, page: Page) -> None:
+def _offline_player(server: LocalServer, page: Page) -> None:
     created = two_humans(server, {"bank": 90, "increment": 0})
     sit(server, page, created["seats"][0], "Ana")
     expect(page.locator("body")).to_have_attribute("data-status", "running")
@@ -109,7 +109,7 @@ def _offline_player(server: Server, page: Page) -> None:
     assert server.get(f"/api/tables/{created['id']}")["seats"][1]["handed"] is True
 
 
-def test_kamara_shows_the_clocks(server: Server, page: Page) -> None:
+def test_kamara_shows_the_clocks(server: LocalServer, page: Page) -> None:
     """Kamara's players list and status line carry the clocks too; the running one counts down."""
     created = server.post("/api/tables", {"game": "kamara", "players": 2, "seed": 5, "clock": "fast"})
     bo = created["seats"][1]
@@ -126,7 +126,7 @@ def test_kamara_shows_the_clocks(server: Server, page: Page) -> None:
 
 
 @pytest.mark.slow  # waits out real turn clocks
-def test_a_seat_out_of_time_is_shown_away_and_handed_to_its_bot(server: Server, browser: Browser) -> None:
+def test_a_seat_out_of_time_is_shown_away_and_handed_to_its_bot(server: LocalServer, browser: Browser) -> None:
     """Bo never plays: after his 10 s the heuristic bot plays for him and his box says away; Ana hands his seat
     to the bot; Bo, back, takes his seat again."""
     created = two_humans(server, {"bank": 10, "increment": 0})
@@ -175,7 +175,7 @@ def test_a_seat_out_of_time_is_shown_away_and_handed_to_its_bot(server: Server, 
         bo_context.close()
 
 
-def test_the_round_panel_shows_and_next_round_starts_it(paused_server: Server, page: Page) -> None:
+def test_the_round_panel_shows_and_next_round_starts_it(paused_server: LocalServer, page: Page) -> None:
     """At a round's end the panel shows each player's cards, penalty, total and tokens with a countdown; "Next
     round" starts the next round at once (the pause would last 30 s)."""
     created = paused_server.post("/api/tables", {"game": "lama", "players": 2, "seed": 3, "bots": {"1": "heuristic"}})
@@ -223,7 +223,7 @@ def test_the_round_panel_shows_and_next_round_starts_it(paused_server: Server, p
     expect(page.get_by_test_id("turn")).to_have_text(re.compile(r"^(Your turn|Smart bot 2's turn)$"))
 
 
-def test_the_lobby_offers_a_clock_and_lists_it(server: Server, page: Page) -> None:
+def test_the_lobby_offers_a_clock_and_lists_it(server: LocalServer, page: Page) -> None:
     """The clock follows the seats as the server would choose it (none against bots, normal with a friend); the
     table is made with the chosen one and the list shows it with the table's last activity."""
     page.goto(server.url + "/")
@@ -249,9 +249,9 @@ def test_the_lobby_offers_a_clock_and_lists_it(server: Server, page: Page) -> No
 
 
 @pytest.fixture
-def quick_handover(tmp_path: Path) -> Iterator[Server]:
+def quick_handover(tmp_path: Path) -> Iterator[LocalServer]:
     """A server where another player may hand an absent player's seat over after 1 s (not 60)."""
-    running = Server(tmp_path, bot_delay=0.05, extra=("--handover-after", "1"))
+    running = LocalServer(tmp_path, bot_delay=0.05, extra=("--handover-after", "1"))
     running.start()
     try:
         yield running
@@ -259,7 +259,7 @@ def quick_handover(tmp_path: Path) -> Iterator[Server]:
         running.stop()
 
 
-def test_in_korean(quick_handover: Server, browser: Browser) -> None:
+def test_in_korean(quick_handover: LocalServer, browser: Browser) -> None:
     """The clocks, the hand-over button and its question in Korean; every English string has a Korean one. At a
     clock of a day a turn, a player gone between turns is not offered for hand-over."""
     server = quick_handover

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, BrowserContext, Page
-from tests.web.conftest import LocalServer, Server, new_context, screenshot, until
+from tests.web.conftest import LocalServer, new_context, screenshot, until
 
 PAGES = ["/", "/table/none", "/replay", "/rules/lama", "/static/offline.html"]
 READY = "() => navigator.serviceWorker.ready.then(() => true)"
@@ -39,7 +39,7 @@ def _controlled(page: Page, url: str) -> None:
     page.wait_for_function("() => navigator.serviceWorker.controller !== null")
 
 
-def _seated(server: Server | LocalServer) -> str:
+def _seated(server: LocalServer | LocalServer) -> str:
     """A running L.A.M.A. table whose seat 0 Ana holds, against two bots; its invite link."""
     created = server.post("/api/tables", {"game": "lama", "players": 3, "bots": {"1": "heuristic", "2": "random"}})
     token = created["seats"][0]["token"]
@@ -47,7 +47,7 @@ def _seated(server: Server | LocalServer) -> str:
     return str(created["seats"][0]["invite"])
 
 
-def test_the_manifest_is_valid_and_every_page_links_it(shared_server: Server, page: Page) -> None:
+def test_the_manifest_is_valid_and_every_page_links_it(shared_server: LocalServer, page: Page) -> None:
     for path in PAGES:
         page.goto(shared_server.url + path)
         assert page.locator("link[rel=manifest]").get_attribute("href") == "/static/manifest.webmanifest", path
@@ -79,7 +79,7 @@ def test_the_manifest_is_valid_and_every_page_links_it(shared_server: Server, pa
 
 
 def test_the_worker_controls_the_pages_and_keeps_the_shell_but_never_a_table(
-    shared_server: Server, context: BrowserContext, page: Page
+    shared_server: LocalServer, context: BrowserContext, page: Page
 ) -> None:
     sw = page.request.get(shared_server.url + "/sw.js")
     assert sw.headers["content-type"].startswith("text/javascript") and sw.headers["cache-control"] == "no-cache"
@@ -104,13 +104,13 @@ def test_the_worker_controls_the_pages_and_keeps_the_shell_but_never_a_table(
     assert len(token) >= 20 and all(token not in address for address in addresses)
 
 
-def _version(server: Server) -> str:
+def _version(server: LocalServer) -> str:
     _, text = _fetch(server.url + "/sw.js")
     line = next(line for line in text.decode().splitlines() if line.startswith("const VERSION"))
     return line.split('"')[1]
 
 
-def test_a_new_version_replaces_the_old_cache(shared_server: Server, page: Page) -> None:
+def test_a_new_version_replaces_the_old_cache(shared_server: LocalServer, page: Page) -> None:
     page.goto(shared_server.url + "/static/offline.html")  # a page that registers no worker: the old version's cache
     page.evaluate(OLD_CACHE)
     _controlled(page, shared_server.url + "/")
@@ -120,7 +120,7 @@ def test_a_new_version_replaces_the_old_cache(shared_server: Server, page: Page)
 
 @pytest.mark.parametrize(("locale", "title"), [("en-US", "You are offline"), ("ko-KR", "오프라인 상태입니다")])
 def test_without_a_network_a_page_is_the_offline_page(
-    shared_server: Server, browser: Browser, locale: str, title: str
+    shared_server: LocalServer, browser: Browser, locale: str, title: str
 ) -> None:
     context = new_context(browser, locale=locale, mobile=locale == "ko-KR")
     try:

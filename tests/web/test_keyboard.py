@@ -7,7 +7,7 @@ import re
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
-from tests.web.conftest import Server, new_context
+from tests.web.conftest import LocalServer, new_context
 from tests.web.lama_play import seq, status, take_turn, wait_turn_or_over
 from tests.web.test_kamara_web import KAMARA, _data, _wait_for_move
 
@@ -42,7 +42,7 @@ _SHOWN = """
 
 
 @pytest.fixture
-def server(shared_server: Server) -> Server:
+def server(shared_server: LocalServer) -> LocalServer:
     return shared_server
 
 
@@ -61,7 +61,7 @@ def press_on(page: Page, selector: str, key: str = "Enter", limit: int = 80) -> 
     page.keyboard.press(key)
 
 
-def _sit(server: Server, page: Page, table: dict[str, object]) -> str:
+def _sit(server: LocalServer, page: Page, table: dict[str, object]) -> str:
     """Open seat 0's invite and take it by typing a name and pressing Enter."""
     created = server.post("/api/tables", table)
     page.goto(server.url + created["seats"][0]["invite"])
@@ -91,7 +91,7 @@ def told(page: Page) -> list[str]:
 
 
 @pytest.mark.slow  # a whole game or record played out in the browser
-def test_a_whole_lama_game_by_keyboard(server: Server, page: Page) -> None:
+def test_a_whole_lama_game_by_keyboard(server: LocalServer, page: Page) -> None:
     """Tab to a playable card, the draw button or Quit round (and its question's Yes), Enter; the live region says
     each move, the turn passing, each round's scores and the game's end."""
     table = {"game": "lama", "players": 2, "bots": {"1": "random"}, "options": {"end_score": 15}, "seed": 12}
@@ -139,7 +139,7 @@ def _kamara_act(page: Page, selector: str) -> None:
     page.wait_for_function(f"(seq) => {KAMARA}.dataset.seq !== seq", arg=before, timeout=15_000)
 
 
-def test_kamara_setup_and_a_turn_by_keyboard(server: Server, page: Page) -> None:
+def test_kamara_setup_and_a_turn_by_keyboard(server: LocalServer, page: Page) -> None:
     _sit(server, page, {"game": "kamara", "players": 2, "bots": {"1": "random"}, "seed": 4})
     page.wait_for_function(f"() => {KAMARA} && {KAMARA}.dataset.phase")
     while True:
@@ -174,7 +174,7 @@ def test_kamara_setup_and_a_turn_by_keyboard(server: Server, page: Page) -> None
         _kamara_act(page, "[data-k=end]")
 
 
-def test_the_live_region_speaks_korean_and_warns_of_the_clock(server: Server, browser: Browser) -> None:
+def test_the_live_region_speaks_korean_and_warns_of_the_clock(server: LocalServer, browser: Browser) -> None:
     """In Korean the moves and turns are said in Korean; with little time left the region says so."""
     context = new_context(browser, locale="ko-KR")
     try:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
-from tests.web.conftest import Server
+from tests.web.conftest import LocalServer
 from tests.web.lama_play import seq, status, take_turn, wait_turn_or_over
 
 from laro.core import GameRecord
@@ -31,11 +31,11 @@ Element.prototype.animate = function (frames, options) {
 
 
 @pytest.fixture
-def server(shared_server: Server) -> Server:
+def server(shared_server: LocalServer) -> LocalServer:
     return shared_server
 
 
-def _seat(server: Server, page: Page, end_score: int = 15) -> None:
+def _seat(server: LocalServer, page: Page, end_score: int = 15) -> None:
     table = {"game": "lama", "players": 2, "bots": {"1": "random"}, "options": {"end_score": end_score}, "seed": 12}
     created = server.post("/api/tables", table)
     token = created["seats"][0]["token"]
@@ -59,7 +59,7 @@ def _sounds(page: Page) -> list[str]:
     return heard
 
 
-def test_cards_fly_and_the_table_sounds_until_muted(server: Server, browser: Browser) -> None:
+def test_cards_fly_and_the_table_sounds_until_muted(server: LocalServer, browser: Browser) -> None:
     context = browser.new_context(viewport={"width": 1280, "height": 860})
     try:
         page = context.new_page()
@@ -91,7 +91,7 @@ def test_cards_fly_and_the_table_sounds_until_muted(server: Server, browser: Bro
         context.close()
 
 
-def test_nothing_moves_under_reduced_motion(server: Server, browser: Browser) -> None:
+def test_nothing_moves_under_reduced_motion(server: LocalServer, browser: Browser) -> None:
     context = browser.new_context(viewport={"width": 1280, "height": 860}, reduced_motion="reduce")
     try:
         page = context.new_page()
@@ -103,7 +103,7 @@ def test_nothing_moves_under_reduced_motion(server: Server, browser: Browser) ->
         context.close()
 
 
-def _replaying(server: Server, context: BrowserContext, path: Path) -> Page:
+def _replaying(server: LocalServer, context: BrowserContext, path: Path) -> Page:
     """A page of the context replaying the record at ``path``, its motions watched."""
     page = context.new_page()
     page.add_init_script(_WATCH)
@@ -114,7 +114,7 @@ def _replaying(server: Server, context: BrowserContext, path: Path) -> Page:
 
 
 @pytest.mark.parametrize("reduced", [False, True], ids=["moving", "reduced"])
-def test_a_kamara_tile_turns_over(server: Server, browser: Browser, tmp_path: Path, reduced: bool) -> None:
+def test_a_kamara_tile_turns_over(server: LocalServer, browser: Browser, tmp_path: Path, reduced: bool) -> None:
     """Stepping a replay onto a flip turns the tile over for 300 ms; a matched yellow card flies to its owner in
     350 ms."""
     record = GameRecord.from_json(json.loads((GOLDEN / "kamara-2p-default.json").read_text())["record"])
@@ -195,7 +195,7 @@ def _square(page: Page, colour: str) -> str:
 
 
 @pytest.mark.parametrize("reduced", [False, True], ids=["moving", "reduced"])
-def test_a_kamara_diwa_walks_its_path(server: Server, browser: Browser, tmp_path: Path, reduced: bool) -> None:
+def test_a_kamara_diwa_walks_its_path(server: LocalServer, browser: Browser, tmp_path: Path, reduced: bool) -> None:
     """A diwa pushed two squares (play tulak blue S W) steps through the square between; a single step takes
     200 ms, two 300 ms; a port rises over the chamber on its way; the next state lands a walk at once; nothing
     walks under reduced motion."""

@@ -10,7 +10,7 @@ import re
 
 import pytest
 from playwright.sync_api import Browser, Page, WebSocketRoute
-from tests.web.conftest import Server, screenshot, until
+from tests.web.conftest import LocalServer, screenshot, until
 from tests.web.lama_play import seq, take_turn, wait_turn_or_over
 
 HIDE = """(hidden) => {
@@ -26,7 +26,7 @@ WORDS = {
 }
 
 
-def _table(server: Server) -> str:
+def _table(server: LocalServer) -> str:
     """A L.A.M.A. table where Cleo holds seat 0 and Ana and Bora have handed theirs to bots; Cleo's invite."""
     created = server.post("/api/tables", {"game": "lama", "players": 3, "seed": 11})
     seats = created["seats"]
@@ -47,7 +47,7 @@ def _next_turn(page: Page) -> None:
 
 @pytest.mark.parametrize("locale", ["en-US", pytest.param("ko-KR", marks=pytest.mark.slow)])  # the same, in Korean
 def test_a_turn_in_a_background_tab_marks_the_title_and_notifies_once_asked(
-    shared_server: Server, full_browser: Browser, locale: str
+    shared_server: LocalServer, full_browser: Browser, locale: str
 ) -> None:
     mark, title, notice = WORDS[locale]
     context = full_browser.new_context(
@@ -93,7 +93,7 @@ def test_a_turn_in_a_background_tab_marks_the_title_and_notifies_once_asked(
         context.close()
 
 
-def test_a_turn_is_told_when_the_states_between_were_skipped(shared_server: Server, full_browser: Browser) -> None:
+def test_a_turn_is_told_when_the_states_between_were_skipped(shared_server: LocalServer, full_browser: Browser) -> None:
     """A slow page is sent only the newest state: it may go from its turn straight to its next turn, never seeing
     the others' (emulated by dropping every state of another seat's turn on the way to the page). The turn that
     came round is told all the same."""
