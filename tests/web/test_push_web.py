@@ -13,6 +13,8 @@ A click on a notification cannot be made in headless Chromium: ``notificationcli
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
 import json
 import sqlite3
 import time
@@ -109,16 +111,20 @@ def _deliver(context: BrowserContext, page: Page, origin: str, payload: dict[str
     )
 
 
-@pytest.mark.parametrize("locale", SAID)
-def test_the_bell_subscribes_the_seat_and_a_turn_pushed_is_shown(
-    served: LocalServer, full_browser: Browser, locale: str
-) -> None:
-    key = served.get("/api/push")["key"]
-    service = PushService(key)
+@dataclasses.dataclass(frozen=True)
+class Cleo:
+    page: Page
+    table: str  # its id
+    invite: str  # her invitation's path
+    service: PushService  # the push service her browser subscribes with (the tests' own)
+
+
+@contextlib.contextmanager
+def _cleo_at_her_table(served: LocalServer, browser: Browser, locale: str = "en-US") -> Iterator[Cleo]:
+    """Cleo's page at her table (``_table``), at her turn or the end."""
+    service = PushService(served.get("/api/push")["key"])
     table, invite = _table(served)
-    context = full_browser.new_context(
-        locale=locale, permissions=["notifications"], viewport={"width": 1280, "height": 860}
-    )
+    context = browser.new_context(locale=locale, permissions=["notifications"], viewport={"width": 1280, "height": 860})
     try:
         context.add_init_script(script=f"({STUB})({json.dumps(service.subscription('cleo'))})")
         page = context.new_page()
@@ -126,6 +132,19 @@ def test_the_bell_subscribes_the_seat_and_a_turn_pushed_is_shown(
         page.goto(served.url + invite)
         page.wait_for_function("() => navigator.serviceWorker.controller !== null")
         wait_turn_or_over(page)
+        yield Cleo(page, table, invite, service)
+    finally:
+        context.close()
+        service.close()
+
+
+@pytest.mark.parametrize("locale", SAID)
+def test_the_bell_subscribes_the_seat_and_a_turn_pushed_is_shown(
+    served: LocalServer, full_browser: Browser, locale: str
+) -> None:
+    key = served.get("/api/push")["key"]
+    with _cleo_at_her_table(served, full_browser, locale) as cleo:
+        page, table = cleo.page, cleo.table
         page.get_by_test_id("notify").click()  # the bell: the permission is granted, the seat subscribes
         until(page, "() => window.laroPush && window.laroPush.table")
         assert page.evaluate("window.laroSubscribed") == [{"key": key, "userVisibleOnly": True}]
@@ -141,16 +160,16 @@ def test_the_bell_subscribes_the_seat_and_a_turn_pushed_is_shown(
                 f"() => Number(document.body.dataset.seq) > {before} && !document.body.dataset.pending"
             )
         page.goto(served.url + "/")
-        (pushed,) = service.wait("cleo", 1)
+        (pushed,) = cleo.service.wait("cleo", 1)
         assert pushed["type"] == "turn" and pushed["url"] == f"/table/{table}" and pushed["others"] == ["Ana", "Bora"]
         assert 60 <= pushed["left"] < 120 and pushed["text"] == "Your turn at L.A.M.A. with Ana, Bora — 1 min left"
         # the push reaches the service worker, which shows it in the page's words
         page.wait_for_function("() => navigator.serviceWorker.controller !== null")
-        _deliver(context, page, served.url, pushed)
+        _deliver(page.context, page, served.url, pushed)
         shown = until(page, f"() => ({SHOWN})().then((shown) => shown.length && shown)")
         assert shown == [[f"{turn} — {left}", body, {"url": f"/table/{table}"}]]
         # back at the table: the push's notification goes; the bell turned off forgets the subscription
-        page.goto(served.url + invite)
+        page.goto(served.url + cleo.invite)
         wait_turn_or_over(page)
         until(page, f"() => ({SHOWN})().then((shown) => shown.length === 0)")
         page.get_by_test_id("notify").click()
@@ -160,25 +179,14 @@ def test_the_bell_subscribes_the_seat_and_a_turn_pushed_is_shown(
         while _kept(served, table) and time.monotonic() < deadline:
             page.wait_for_timeout(50)
         assert _kept(served, table) == []
-    finally:
-        context.close()
-        service.close()
 
 
 def test_the_bell_turned_off_while_the_subscription_is_on_its_way_keeps_none(
     served: LocalServer, full_browser: Browser
 ) -> None:
     """On, then off before the server has the subscription: once it has it, the page has the server forget it."""
-    service = PushService(served.get("/api/push")["key"])
-    table, invite = _table(served)
-    context = full_browser.new_context(permissions=["notifications"], viewport={"width": 1280, "height": 860})
-    try:
-        context.add_init_script(script=f"({STUB})({json.dumps(service.subscription('cleo'))})")
-        page = context.new_page()
-        page.set_default_timeout(20_000)
-        page.goto(served.url + invite)
-        page.wait_for_function("() => navigator.serviceWorker.controller !== null")
-        wait_turn_or_over(page)
+    with _cleo_at_her_table(served, full_browser) as cleo:
+        page, table = cleo.page, cleo.table
         held: list[Route] = []
 
         def hold_the_first_post(route: Route) -> None:
@@ -202,9 +210,6 @@ def test_the_bell_turned_off_while_the_subscription_is_on_its_way_keeps_none(
         while _kept(served, table) and time.monotonic() < deadline:
             page.wait_for_timeout(50)
         assert _kept(served, table) == [] and page.evaluate("window.laroPush") is None
-    finally:
-        context.close()
-        service.close()
 
 
 def test_the_bell_turned_off_while_the_page_subscribes_again_forgets_the_seat(
@@ -212,16 +217,8 @@ def test_the_bell_turned_off_while_the_page_subscribes_again_forgets_the_seat(
 ) -> None:
     """The page comes back with the bell on and subscribes again; the bell turned off before that reached the server
     has the server forget the seat's subscription, the one it kept from before included."""
-    service = PushService(served.get("/api/push")["key"])
-    table, invite = _table(served)
-    context = full_browser.new_context(permissions=["notifications"], viewport={"width": 1280, "height": 860})
-    try:
-        context.add_init_script(script=f"({STUB})({json.dumps(service.subscription('cleo'))})")
-        page = context.new_page()
-        page.set_default_timeout(20_000)
-        page.goto(served.url + invite)
-        page.wait_for_function("() => navigator.serviceWorker.controller !== null")
-        wait_turn_or_over(page)
+    with _cleo_at_her_table(served, full_browser) as cleo:
+        page, table = cleo.page, cleo.table
         page.get_by_test_id("notify").click()
         until(page, "() => window.laroPush && window.laroPush.table")
         assert _kept(served, table) == [0]
@@ -241,6 +238,3 @@ def test_the_bell_turned_off_while_the_page_subscribes_again_forgets_the_seat(
             page.wait_for_timeout(50)
         assert _kept(served, table) == []
         until(page, "() => window.laroPush === null")
-    finally:
-        context.close()
-        service.close()
