@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import random
+import weakref
 from collections import deque
 from collections.abc import Callable
 from typing import Any
@@ -37,7 +38,7 @@ class Watch:
         self.errors: list[str] = []
         self.frames: deque[str] = deque(maxlen=12)
         page.on("websocket", self._socket)
-        _WATCHES[id(page)] = self
+        _WATCHES[page] = self
 
     def _socket(self, socket: WebSocket) -> None:
         socket.on("framereceived", self._frame)
@@ -53,7 +54,7 @@ class Watch:
             self.errors.append(f"{message.get('code')}: {message.get('message')}")
 
 
-_WATCHES: dict[int, Watch] = {}  # each page's, by id
+_WATCHES: weakref.WeakKeyDictionary[Page, Watch] = weakref.WeakKeyDictionary()  # each page's
 
 
 def _open_table(server: Server, page: Page) -> tuple[str, Watch]:
@@ -94,7 +95,7 @@ def _act(page: Page, selector: str) -> None:
             "hint: document.querySelector('.k-hint')?.textContent, "
             "alerts: [...document.querySelectorAll('[role=alert]')].map((n) => n.textContent)})"
         )
-        watch = _WATCHES.get(id(page))
+        watch = _WATCHES.get(page)
         frames = list(watch.frames) if watch else "not watched"
         raise AssertionError(
             f"a click on {selector} at seq {before} made no new state in 15 s: {said}; the last frames: {frames}"

@@ -23,8 +23,8 @@ const held = { seat: null, subscribed: null };
 // The bell's turns run one after the other, so that the server hears them in the order they were made: a bell
 // turned off while its page was still subscribing forgets the subscription just made (and one kept from before).
 let turns = Promise.resolve();
-function inTurn(task) {
-  turns = turns.then(task).catch((error) => console.warn("laro: push", error));
+function inTurn(failed, task) {
+  turns = turns.then(task).catch((error) => console.warn(`laro: ${failed}`, error));
   return turns;
 }
 
@@ -84,36 +84,26 @@ async function subscription() {
 
 /** Subscribe the seat held (the bell is on). */
 export function pushOn() {
-  return inTurn(async () => {
+  return inTurn("no push subscription", async () => {
     const seat = held.seat;
     if (!seat || !canPush()) return;
-    try {
-      await saveWords(seat);
-      const made = await subscription();
-      await api.pushSubscribe(seat.table, seat.seat, seat.token, made.toJSON());
-      if (!sameSeat(held.seat, seat)) return; // another seat was taken meanwhile
-      held.subscribed = made.endpoint;
-      window.laroPush = { endpoint: made.endpoint, table: seat.table, seat: seat.seat };
-    } catch (error) {
-      console.warn("laro: no push subscription", error);
-    }
+    await saveWords(seat);
+    const made = await subscription();
+    await api.pushSubscribe(seat.table, seat.seat, seat.token, made.toJSON());
+    if (!sameSeat(held.seat, seat)) return; // another seat was taken meanwhile
+    held.subscribed = made.endpoint;
+    window.laroPush = { endpoint: made.endpoint, table: seat.table, seat: seat.seat };
   });
 }
 
 /** Forget the seat's subscription (the bell is off). */
 export function pushOff() {
-  return inTurn(async () => {
+  return inTurn("the subscription is not forgotten", async () => {
     const seat = held.seat;
     const endpoint = held.subscribed;
     held.subscribed = null;
-    if (seat && endpoint) {
-      try {
-        await api.pushUnsubscribe(seat.table, seat.seat, seat.token, endpoint);
-      } catch (error) {
-        console.warn("laro: the subscription is not forgotten", error);
-      }
-    }
     window.laroPush = null;
+    if (seat && endpoint) await api.pushUnsubscribe(seat.table, seat.seat, seat.token, endpoint);
   });
 }
 
