@@ -88,7 +88,7 @@ _SHUFFLED = tuple(range(len(DECK) - 1, 0, -1))  # the positions a Fisher-Yates s
 _WORD_BYTES = 4 * len(DECK)  # one word per shuffle step, and one for the seat
 _unpack_words = struct.Struct(f">{len(DECK)}I").unpack
 _MOST_PLAYERS = 6
-_Dealer = Callable[[list[int], tuple[int, ...]], list[int]]
+_Dealer = Callable[[list[int], tuple[int, ...]], tuple[list[int], tuple[int, ...]]]
 
 
 def _written_out_deal(num_players: int) -> _Dealer:
@@ -97,22 +97,29 @@ def _written_out_deal(num_players: int) -> _Dealer:
         for i, word in zip(_SHUFFLED, words):
             j = (word * (i + 1)) >> 32  # the size of the part still to shuffle is i + 1
             deck[i], deck[j] = deck[j], deck[i]
-        return [hand_from_cards(deck[k : k + 6]) for k in range(0, 6 * num_players, 6)]  # a hand, six cards
+        hands = [hand_from_cards(deck[k : k + 6]) for k in range(0, 6 * num_players, 6)]  # a hand, six cards
+        return hands, tuple(deck[6 * num_players :])
 
-    but written out, one step and one card after the other with every position and size a constant: a third
-    cheaper in CPython, and dealing is a good part of a random playout. It shuffles ``deck`` in place.
+    but written out, one step and one card after the other with every position and size a constant, and each
+    position's card kept in a name of its own once the shuffle has settled it (a step settles the highest
+    position still open, so ``deck[i]`` is only read, never written back): half as costly in CPython, and
+    dealing is a good part of a random playout. It leaves ``deck`` partly shuffled.
     """
     words = ", ".join(f"w{step}" for step in range(len(DECK)))
     steps = "".join(
-        f"    j = (w{step} * {i + 1}) >> 32\n    deck[{i}], deck[j] = deck[j], deck[{i}]\n"
+        f"    j = (w{step} * {i + 1}) >> 32\n    c{i} = deck[j]\n    deck[j] = deck[{i}]\n"
         for step, i in enumerate(_SHUFFLED)
     )
     hands = ", ".join(
-        " + ".join(f"bit[deck[{k}]]" for k in range(start, start + HAND_SIZE))
+        " + ".join(f"bit[c{k}]" for k in range(start, start + HAND_SIZE))
         for start in range(0, HAND_SIZE * num_players, HAND_SIZE)
     )
+    rest = ", ".join(f"c{k}" for k in range(HAND_SIZE * num_players, len(DECK)))
     namespace: dict[str, Any] = {"bit": _BIT}
-    exec(f"def deal(deck, words):\n    {words} = words\n{steps}    return [{hands}]\n", namespace)
+    exec(
+        f"def deal(deck, words):\n    {words} = words\n{steps}    c0 = deck[0]\n    return [{hands}], ({rest},)\n",
+        namespace,
+    )
     dealer: _Dealer = namespace["deal"]
     return dealer
 
@@ -151,9 +158,8 @@ def deal_round(
     ([6, 6, 6, 6], 32, 1)
     """
     words = _unpack_words(hashlib.shake_256(b"%d:%d" % (seed, round_number)).digest(_WORD_BYTES))
-    deck = list(cards)
-    hands = _DEALERS[num_players](deck, words)  # the last word is left for the seat
-    return hands, tuple(deck[HAND_SIZE * num_players :]), words[-1] % num_players
+    hands, rest = _DEALERS[num_players](list(cards), words)  # the last word is left for the seat
+    return hands, rest, words[-1] % num_players
 
 
 class LamaState:
