@@ -36,7 +36,7 @@ __all__ = ["RoundResult", "pay_round", "round_totals", "score_round"]
 class RoundResult(NamedTuple):
     """How a round ended: the hands as they were, the penalties, who emptied their hand and what they returned,
     and everyone's totals afterwards (a named tuple: made at every round's end of every playout, it costs a
-    tenth of a frozen dataclass)."""
+    quarter to a third of a frozen dataclass)."""
 
     round: int
     hands: tuple[int, ...]
