@@ -23,6 +23,7 @@ from collections.abc import Callable, Sequence
 from laro import get_game
 from laro.bots.lama_judge import LamaJudge
 from laro.games.lama.state import LamaState
+from laro.sim.ratings import wilson_interval
 
 JUDGE = LamaJudge(reading=False)
 
@@ -45,8 +46,7 @@ def known_hands(state: LamaState) -> Callable[[random.Random], LamaState]:
 
 def hidden_hands(state: LamaState) -> Callable[[random.Random], LamaState]:
     """The game's own determinisations of the seat's observation."""
-    sampler = state.game.sampler(state.observation(state.current_player))
-    return lambda rng: sampler(rng)
+    return state.game.sampler(state.observation(state.current_player))
 
 
 def search(state: LamaState, sample: Callable[[random.Random], LamaState], samples: int, rng: random.Random) -> object:
@@ -70,14 +70,6 @@ def search(state: LamaState, sample: Callable[[random.Random], LamaState], sampl
         if k != kept and z > best_z:
             best, best_z = k, z
     return legal[best]
-
-
-def wilson(wins: float, games: int) -> tuple[float, float]:
-    z = 1.96
-    share = wins / games
-    centre = (share + z * z / (2 * games)) / (1 + z * z / games)
-    half = z * math.sqrt(share * (1 - share) / games + z * z / (4 * games * games)) / (1 + z * z / games)
-    return centre - half, centre + half
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -104,7 +96,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             state = state.apply(action)
         if searcher in state.winners:
             wins += 1 / len(state.winners)
-    low, high = wilson(wins, args.games)
+    low, high = wilson_interval(wins, args.games)
     print(
         f"hands {args.hands}, {args.edition}: the searching seat won {wins / args.games:.1%} of {args.games} games "
         f"(95% CI {low:.1%}-{high:.1%}; fair share 25.0%) in {time.perf_counter() - start:.0f} s"
