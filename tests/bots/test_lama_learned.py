@@ -1,5 +1,5 @@
-"""The ``learned`` L.A.M.A. bot: its shipped networks record what they were trained for, it plays legal moves of
-both editions at four-player tables, and a table of another size is refused before its game begins."""
+"""The ``learned`` L.A.M.A. bot: its shipped networks record what they were trained for and what they read, it plays
+legal moves of both editions at four-player tables, and a table of another size is refused before its game begins."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import random
 import pytest
 
 from laro.bots import BotError, check_table, get_bot, list_bots
-from laro.bots.lama_learned import NETWORKS, LearnedBot, load_network
+from laro.bots.lama_learned import ADVANTAGE_INPUTS, NETWORKS, LearnedBot, load_network
 from laro.games.lama import GAME
 from laro.sim.tournament import Tournament, TournamentError
 
@@ -25,8 +25,10 @@ def test_each_network_records_its_table(edition: str) -> None:
     assert meta["game"] == "lama" and meta["num_players"] == 4 and meta["options"]["edition"] == edition
     assert meta["activation"] == "tanh"
     sizes = [network.layers[0][0].shape[0], *(weights.shape[1] for weights, _ in network.layers)]
-    assert meta["layer_sizes"] == sizes and sizes[0] == network.encoding.size
-    assert meta["seed"] is not None and meta["curve"] and "train_lama" in meta["command"]
+    assert meta["layer_sizes"] == sizes and sizes[0] == network.encoding.size + sizes[-1]  # and the heuristic's move
+    assert network.reads_heuristic and tuple(meta["inputs"]) == ADVANTAGE_INPUTS and 0 < meta["margin"] < 1
+    assert meta["seed"] is not None and "distil_lama" in meta["command"] and meta["positions"] > 100_000
+    assert meta["curve"][-1]["win_share"] > 0.25
 
 
 @pytest.mark.parametrize("edition", sorted(NETWORKS))

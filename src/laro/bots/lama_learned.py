@@ -1,12 +1,16 @@
-"""The ``learned`` L.A.M.A. bot: a small network trained on the batched engine (``laro.rl.train_lama``), shipped
-with the package, one per edition, for four players.
+"""The ``learned`` L.A.M.A. bot: a small network trained on the batched engine's playouts (``laro.rl.distil_lama``),
+shipped with the package, one per edition, for four players.
 
 Each file in ``laro/bots/data`` is a ``policy:`` file (``laro.rl.policy_bot.save_policy``'s format): the layers of a
 multilayer perceptron and what it was trained for, its game, number of players and options (the edition among
-them), its activation and layer sizes, and how it was trained. The bot reads its seat's observation as the
-environments encode it (:class:`~laro.bots.lama_encoding.LamaEncoding`), runs the network in numpy and plays the
-legal action with the highest logit. It plays the tables a network was trained for: another number of players is
-refused before the game begins (:meth:`LearnedBot.check_table`), and the edition picks the network.
+them), its activation and layer sizes, what it reads (``inputs``) and how it was trained. The bot reads its seat's
+observation as the environments encode it (:class:`~laro.bots.lama_encoding.LamaEncoding`) and runs the network in
+numpy. A network that reads only the observation gives a logit per action: the bot plays the legal action with the
+highest. The shipped ones also read the ``heuristic`` bot's move in that observation (:data:`ADVANTAGE_INPUTS`) and
+give every action's advantage over it, the hard search's values distilled: the bot plays the heuristic's move
+unless another legal action's advantage exceeds the network's ``margin``. It plays the tables a network was trained
+for: another number of players is refused before the game begins (:meth:`LearnedBot.check_table`), and the edition
+picks the network.
 
 >>> import random, laro
 >>> state = laro.get_game("lama").new_game(4, seed=2)
@@ -35,15 +39,20 @@ import numpy.typing as npt
 
 from laro.bots.base import BotError
 from laro.bots.lama_encoding import LamaEncoding
+from laro.bots.lama_heuristic import LamaHeuristicBot
 from laro.core.game import Action, JSONDict
 from laro.games.lama.cards import ALL_CARD_TEXT, CARD_TEXT
 
-__all__ = ["NETWORKS", "LearnedBot", "Network", "load_network"]
+__all__ = ["ADVANTAGE_INPUTS", "ADVANTAGE_SCALE", "NETWORKS", "LearnedBot", "Network", "load_network"]
 
 A = TypeVar("A", bound=Action)
 NETWORKS = {"classic": "lama-learned-4p-classic.npz", "party": "lama-learned-4p-party.npz"}  # by edition
 Activation = Callable[[npt.NDArray[np.float32]], npt.NDArray[np.float32]]
 _ACTIVATIONS: dict[str, Activation] = {"tanh": np.tanh, "relu": lambda x: np.maximum(x, 0.0)}
+# A network that reads these (``inputs`` in its file) gives each action's advantage over the heuristic's move, in
+# tenths of a win chance (``laro.rl.distil_lama``); it is played above its ``margin``.
+ADVANTAGE_INPUTS = ("observation", "heuristic_move")
+ADVANTAGE_SCALE = 10.0
 
 
 class Network:
@@ -55,6 +64,9 @@ class Network:
         self.activation = _ACTIVATIONS[meta["activation"]]
         party = meta["options"].get("edition") == "party"
         self.encoding = LamaEncoding(int(meta["num_players"]), ALL_CARD_TEXT if party else CARD_TEXT)
+        self.reads_heuristic = tuple(meta.get("inputs", ("observation",))) == ADVANTAGE_INPUTS
+        self.margin = float(meta.get("margin", 0.0))
+        self.num_actions = int(meta["layer_sizes"][-1])
 
     def logits(self, vectors: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
         """The network's logits for a batch of observation vectors (or one)."""
@@ -64,6 +76,9 @@ class Network:
             if i < len(self.layers) - 1:
                 x = self.activation(x)
         return x
+
+
+_HEURISTIC = LamaHeuristicBot()
 
 
 @functools.cache
@@ -95,5 +110,13 @@ class LearnedBot:
     def choose(self, observation: JSONDict, legal: Sequence[A], rng: random.Random) -> A:
         self.check_table(observation["num_players"], observation["options"])
         network = load_network(observation["options"].get("edition", "classic"))
-        logits = network.logits(network.encoding.encode(observation))
-        return max(legal, key=lambda action: float(logits[action.index]))
+        vector = network.encoding.encode(observation)
+        if not network.reads_heuristic:
+            logits = network.logits(vector)
+            return max(legal, key=lambda action: float(logits[action.index]))
+        move = _HEURISTIC.choose(observation, legal, rng)
+        one_hot = np.zeros(network.num_actions, dtype=np.float32)
+        one_hot[move.index] = 1.0
+        out = network.logits(np.concatenate([vector, one_hot]))
+        best = max(legal, key=lambda action: float(out[action.index]))
+        return best if float(out[best.index] - out[move.index]) > network.margin else move

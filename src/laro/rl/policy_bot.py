@@ -125,6 +125,11 @@ class PolicyBot:
         except OptionError as error:
             raise BotError(f"the policy in {path!r} records a game laro cannot set up: {error}") from None
         meta["options"] = validate_options(self.table.game.option_specs, meta["options"])
+        if list(meta.get("inputs", ["observation"])) != ["observation"]:
+            raise BotError(
+                f"the network in {path!r} reads {' and '.join(meta['inputs'])}, not only the observation: it is "
+                f"played by the bot it was trained for (the learned L.A.M.A. bot), not as a policy: file"
+            )
         inputs = self.layers[0][0].shape[0]
         if inputs != self.table.observation_size or self.layers[-1][0].shape[1] != self.table.num_actions:
             raise BotError(

@@ -1,4 +1,7 @@
-"""Train the ``learned`` L.A.M.A. bot's network on the batched engine: numpy only, one core.
+"""Train a L.A.M.A. policy network on the batched engine by imitation and policy gradient: numpy only, one core.
+
+This trained the first networks of the ``learned`` bot; the shipped ones are now distilled from the hard search's
+values (:mod:`laro.rl.distil_lama`), which beat the heuristic where these did not (docs/rl.md).
 
 The learner is seat 0 of ``envs`` four-player games of :class:`~laro.rl.gym_vector.LamaVectorEnv`, the other seats
 played by the ``heuristic`` bot, batched (:func:`heuristic_opponent`: the heuristic's moves from the observation
@@ -14,7 +17,7 @@ three heuristic seats every few rounds (the win share over whole games): the cur
 sizes, seed, the command and the curve. Run it with one BLAS thread (``OPENBLAS_NUM_THREADS=1``): the network is
 small, and threads only wait for each other on a busy machine.
 
-    python -m laro.rl.train_lama --edition classic --seed 1 --improve 20 --out lama-learned-4p-classic.npz
+    python -m laro.rl.train_lama --edition classic --seed 1 --improve 20 --out imitation-classic.npz
 """
 
 from __future__ import annotations
@@ -46,7 +49,17 @@ from laro.rl.lama_encoding import LamaEncoding
 from laro.rl.policy_bot import save_policy
 from laro.rl.spec import Table
 
-__all__ = ["heuristic_actions", "heuristic_opponent", "train", "win_share"]
+__all__ = [
+    "PLAYERS",
+    "Adam",
+    "Layers",
+    "forward",
+    "heuristic_actions",
+    "heuristic_opponent",
+    "plot_curve",
+    "train",
+    "win_share",
+]
 
 PLAYERS = 4
 _OUT = 63
@@ -96,7 +109,8 @@ def heuristic_opponent(num_players: int, options: Mapping[str, Any]) -> Opponent
 Layers = list[tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]]
 
 
-def _forward(layers: Layers, x: npt.NDArray[np.float64]) -> tuple[list[npt.NDArray[np.float64]], npt.NDArray[Any]]:
+def forward(layers: Layers, x: npt.NDArray[np.float64]) -> tuple[list[npt.NDArray[np.float64]], npt.NDArray[Any]]:
+    """The network's output for the rows of ``x``, and every layer's input (``x`` first) for backpropagation."""
     hidden = [x]
     for weights, bias in layers[:-1]:
         x = np.tanh(x @ weights + bias)
@@ -112,7 +126,9 @@ def _masked_softmax(logits: npt.NDArray[np.float64], masks: Masks) -> npt.NDArra
     return probabilities
 
 
-class _Adam:
+class Adam:
+    """Adam (β 0.9 and 0.999) over a network's layers, updated in place by :meth:`step`."""
+
     def __init__(self, layers: Layers, rate: float) -> None:
         self.rate, self.t = rate, 0
         self.m = [(np.zeros_like(w), np.zeros_like(b)) for w, b in layers]
@@ -131,7 +147,7 @@ class _Adam:
                 param -= self.rate * (m / (1 - 0.9**self.t)) / (np.sqrt(v / (1 - 0.999**self.t)) + 1e-8)
 
 
-def _fit(layers: Layers, adam: _Adam, x: Observations, masks: Masks, labels: npt.NDArray[np.int64], rng: Any) -> float:
+def _fit(layers: Layers, adam: Adam, x: Observations, masks: Masks, labels: npt.NDArray[np.int64], rng: Any) -> float:
     """One pass of cross-entropy minibatches over the data; the mean loss."""
     order = rng.permutation(len(x))
     losses = []
@@ -143,7 +159,7 @@ def _fit(layers: Layers, adam: _Adam, x: Observations, masks: Masks, labels: npt
 
 def _update(
     layers: Layers,
-    adam: _Adam,
+    adam: Adam,
     x: Observations,
     masks: Masks,
     targets: npt.NDArray[np.int64],
@@ -151,7 +167,7 @@ def _update(
 ) -> float:
     """One Adam step on the weighted log-likelihood of ``targets`` (cross-entropy with weights 1; the policy
     gradient with the advantages as weights); the mean cross-entropy."""
-    hidden, logits = _forward(layers, x.astype(np.float64))
+    hidden, logits = forward(layers, x.astype(np.float64))
     p = _masked_softmax(logits, masks)
     m = len(x)
     loss = float(-np.log(p[np.arange(m), targets] + 1e-12).mean())
@@ -197,7 +213,7 @@ def improve(
     result for its last round), less the batch's mean; the heuristic's moves stay in the loss with weight
     ``anchor``. The curve of its win share."""
     rng = np.random.default_rng(seed + 7)
-    adam = _Adam(layers, rate)
+    adam = Adam(layers, rate)
     encoding, end_score, _ = _layout(PLAYERS, json.dumps(dict(options), sort_keys=True))
     kinds = len(encoding.kinds)
     env = LamaVectorEnv(envs, PLAYERS, options, opponents=heuristic_opponent(PLAYERS, options))
@@ -211,7 +227,7 @@ def improve(
         for _ in range(steps):
             masks = infos["action_mask"]
             labels = heuristic_actions(observations, PLAYERS, options)
-            _, logits = _forward(layers, observations.astype(np.float64))
+            _, logits = forward(layers, observations.astype(np.float64))
             p = _masked_softmax(logits, masks)
             actions = (p.cumsum(axis=1) > rng.random((len(p), 1))).argmax(axis=1)
             for e in range(envs):
@@ -249,7 +265,7 @@ def win_share(layers: Layers, options: Mapping[str, Any], games: int, seed: int,
     observations, infos = env.reset(seed=seed)
     won = finished = 0.0
     while finished < games:
-        _, logits = _forward(layers, observations.astype(np.float64))
+        _, logits = forward(layers, observations.astype(np.float64))
         actions = np.where(infos["action_mask"], logits, -np.inf).argmax(axis=1)
         observations, rewards, terminated, _, infos = env.step(actions)
         won += float(rewards[terminated].sum())
@@ -272,7 +288,7 @@ def train(
     table = Table("lama", PLAYERS, options)
     sizes = [table.observation_size, *hidden, table.num_actions]
     layers: Layers = [(rng.normal(0, 1 / np.sqrt(a), (a, b)), np.zeros(b)) for a, b in itertools.pairwise(sizes)]
-    adam = _Adam(layers, 1e-3)
+    adam = Adam(layers, 1e-3)
     env = LamaVectorEnv(envs, PLAYERS, options, opponents=heuristic_opponent(PLAYERS, options))
     observations, infos = env.reset(seed=seed)
     data_x, data_m, data_y = [], [], []
@@ -285,7 +301,7 @@ def train(
             data_x.append(observations)
             data_m.append(masks)
             data_y.append(labels)
-            _, logits = _forward(layers, observations.astype(np.float64))
+            _, logits = forward(layers, observations.astype(np.float64))
             p = _masked_softmax(logits, masks)
             actions = (p.cumsum(axis=1) > rng.random((len(p), 1))).argmax(axis=1)
             observations, _, _, _, infos = env.step(actions)
@@ -348,19 +364,21 @@ def main(argv: list[str] | None = None) -> None:
         curve=curve,
     )
     if args.plot:
-        _plot(curve, args.plot, args.edition)
+        plot_curve(curve, args.plot, args.edition)
 
 
-def _plot(curve: list[dict[str, float]], path: str, edition: str) -> None:
+def plot_curve(curve: list[dict[str, float]], path: str, edition: str, steps: str = "learner steps") -> None:
+    """Draw the win share against three heuristic seats over training (the points that measured it) into ``path``."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     figure, axes = plt.subplots(figsize=(6, 3.5))
-    axes.plot([point["steps"] for point in curve], [point["win_share"] for point in curve], marker="o")
+    measured = [point for point in curve if "win_share" in point]
+    axes.plot([point["steps"] for point in measured], [point["win_share"] for point in measured], marker="o")
     axes.axhline(0.25, linestyle="--", color="grey", label="fair share")
-    axes.set_xlabel("learner steps")
+    axes.set_xlabel(steps)
     axes.set_ylabel("win share against 3 heuristic")
     axes.set_title(f"learned L.A.M.A. bot, 4 players, {edition}")
     axes.legend()
