@@ -11,7 +11,7 @@ import pytest
 
 import laro
 from laro.bots import BotError
-from laro.bots.lama_learned import ADVANTAGE_INPUTS
+from laro.bots.lama_learned import ADVANTAGE_INPUTS, ADVANTAGE_SCALE
 from laro.rl import distil_lama
 from laro.rl.lama_encoding import LamaEncoding
 from laro.rl.policy_bot import policy_bot
@@ -78,3 +78,31 @@ def test_an_advantage_network_keeps_the_heuristics_move_below_its_margin(monkeyp
         out = network.logits(np.concatenate([vector, one_hot]))
         assert bot.choose(observation, legal, random.Random(0)).index == max(legal, key=lambda a: out[a.index]).index
         state = state.apply(heuristic)
+
+
+@pytest.mark.parametrize("edition", ["classic", "party"])
+def test_the_bot_plays_what_the_training_measured(edition: str) -> None:
+    """The learned bot at the table (the heuristic bot's move, the network in float32) chooses as the training's
+    win share does on the batched engine (the batched heuristic's move, the network in float64)."""
+    from laro.bots.lama_learned import LearnedBot, load_network
+    from laro.rl.train_lama import heuristic_actions
+
+    network = load_network(edition)
+    layers = [(weights.astype(np.float64), bias.astype(np.float64)) for weights, bias in network.layers]
+    bot, rng = LearnedBot(), random.Random(0)
+    decisions = left = 0
+    for seed in (1, 2):
+        state = laro.get_game("lama").new_game(4, seed=seed, options={"edition": edition})
+        while (seat := state.current_player) is not None:
+            observation, legal = state.observation(seat), state.legal_actions()
+            action = bot.choose(observation, legal, rng)
+            vector = network.encoding.encode(observation)[None]
+            moves = heuristic_actions(vector, 4, {"edition": edition})
+            mask = np.zeros((1, network.num_actions), dtype=bool)
+            mask[0, [each.index for each in legal]] = True
+            x = distil_lama.features(vector, moves, network.num_actions)
+            assert distil_lama.choose(layers, x, moves, mask, network.margin / ADVANTAGE_SCALE)[0] == action.index
+            decisions += 1
+            left += int(action.index != moves[0])
+            state = state.apply(action)
+    assert decisions > 100 and 0 < left < decisions / 4  # it leaves the heuristic's move, now and then
