@@ -63,10 +63,14 @@ def play_and_check(pages: list[Page], moves: int) -> None:
         before = int(seq(mover))
         name = NAMES[pages.index(mover)]
         take_turn(mover)
-        for page in pages:
-            entry = page.locator(f"[data-testid=log] li[data-seq='{before + 1}']")
-            expect(entry).to_contain_text(name)
-            expect(entry).to_contain_text(MOVE_WORDS)
+        for page in pages:  # the move is the next entry, or comes after the notice of a server that came back
+            page.wait_for_function(
+                """([after, name, words]) => [...document.querySelectorAll("[data-testid=log] li")].some(li =>
+                    +li.dataset.seq > after && li.textContent.includes(name) && new RegExp(words).test(li.textContent)
+                )""",
+                arg=[before, name, MOVE_WORDS.pattern],
+                timeout=5_000,
+            )
 
 
 def test_two_players_see_each_other(server: Server, browser: Browser) -> None:
