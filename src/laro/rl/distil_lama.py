@@ -42,10 +42,19 @@ from laro.bots.base import get_bot
 from laro.bots.lama_judge import LamaJudge
 from laro.bots.lama_learned import ADVANTAGE_INPUTS, ADVANTAGE_SCALE
 from laro.core import get_game
-from laro.rl.gym_vector import LamaVectorEnv
+from laro.rl.gym_vector import Masks, Observations
 from laro.rl.policy_bot import save_policy
 from laro.rl.spec import Table
-from laro.rl.train_lama import PLAYERS, Adam, Layers, forward, heuristic_actions, heuristic_opponent, plot_curve
+from laro.rl.train_lama import (
+    PLAYERS,
+    Adam,
+    Layers,
+    backward,
+    forward,
+    heuristic_actions,
+    plot_curve,
+    share_against_heuristic,
+)
 
 __all__ = ["advantages", "choose", "features", "fit", "label", "win_share"]
 
@@ -109,17 +118,12 @@ def choose(
 def win_share(layers: Layers, edition: str, margin: float, games: int, seed: int, envs: int = 512) -> float:
     """The network's share of the wins of the first ``games`` games to end against three heuristic seats."""
     options = {"edition": edition}
-    env = LamaVectorEnv(envs, PLAYERS, options, opponents=heuristic_opponent(PLAYERS, options))
-    observations, infos = env.reset(seed=seed)
-    wins, finished = 0.0, 0
-    while finished < games:
+
+    def play(observations: Observations, masks: Masks) -> npt.NDArray[np.int64]:
         moves = heuristic_actions(observations, PLAYERS, options)
-        mask = infos["action_mask"]
-        actions = choose(layers, features(observations, moves, mask.shape[1]), moves, mask, margin)
-        observations, rewards, terminated, _, infos = env.step(actions)
-        wins += float(rewards[terminated].sum())
-        finished += int(terminated.sum())
-    return wins / finished
+        return choose(layers, features(observations, moves, masks.shape[1]), moves, masks, margin)
+
+    return share_against_heuristic(play, options, games, seed, envs)
 
 
 def fit(
@@ -153,12 +157,7 @@ def fit(
             picked = out[np.arange(len(rows)), moves[rows]]
             delta = np.where(legal[rows], out - picked[:, None] - target[rows], 0.0) * (2 / len(rows))
             delta[np.arange(len(rows)), moves[rows]] -= delta.sum(axis=1)  # the heuristic's move is subtracted
-            grads: Layers = []
-            for i in range(len(layers) - 1, -1, -1):
-                grads.append((hiddens[i].T @ delta, delta.sum(axis=0)))
-                if i:
-                    delta = (delta @ layers[i][0].T) * (1.0 - hiddens[i] ** 2)
-            adam.step(layers, grads[::-1])
+            adam.step(layers, backward(layers, hiddens, delta))
         train = rng.permutation(train)
         error = advantages(layers, x[held], moves[held], legal[held]) - target[held]
         point = {"epoch": epoch, "held_out_error": float((error**2).sum() / len(held))}

@@ -27,7 +27,7 @@ import functools
 import itertools
 import json
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, cast
 
 import numpy as np
@@ -53,10 +53,12 @@ __all__ = [
     "PLAYERS",
     "Adam",
     "Layers",
+    "backward",
     "forward",
     "heuristic_actions",
     "heuristic_opponent",
     "plot_curve",
+    "share_against_heuristic",
     "train",
     "win_share",
 ]
@@ -174,14 +176,18 @@ def _update(
     delta = p
     delta[np.arange(m), targets] -= 1.0
     delta *= weights[:, None] / m
+    adam.step(layers, backward(layers, hidden, delta))
+    return loss
+
+
+def backward(layers: Layers, hidden: list[npt.NDArray[np.float64]], delta: npt.NDArray[np.float64]) -> Layers:
+    """The gradients of every layer, given :func:`forward`'s layer inputs and the loss's gradient by output."""
     grads: Layers = []
     for i in range(len(layers) - 1, -1, -1):
-        layer, _ = layers[i]
         grads.append((hidden[i].T @ delta, delta.sum(axis=0)))
         if i:
-            delta = (delta @ layer.T) * (1.0 - hidden[i] ** 2)
-    adam.step(layers, grads[::-1])
-    return loss
+            delta = (delta @ layers[i][0].T) * (1.0 - hidden[i] ** 2)
+    return grads[::-1]
 
 
 def _chances(observations: Observations, end_score: int, kinds: int) -> npt.NDArray[np.float64]:
@@ -261,13 +267,29 @@ def improve(
 
 def win_share(layers: Layers, options: Mapping[str, Any], games: int, seed: int, envs: int = 256) -> float:
     """The greedy network's share of the wins of ``games`` four-player games against three heuristic seats."""
+
+    def greedy(observations: Observations, masks: Masks) -> npt.NDArray[np.int64]:
+        _, logits = forward(layers, observations.astype(np.float64))
+        actions: npt.NDArray[np.int64] = np.where(masks, logits, -np.inf).argmax(axis=1)
+        return actions
+
+    return share_against_heuristic(greedy, options, games, seed, envs)
+
+
+def share_against_heuristic(
+    choose: Callable[[Observations, Masks], npt.NDArray[np.int64]],
+    options: Mapping[str, Any],
+    games: int,
+    seed: int,
+    envs: int,
+) -> float:
+    """The share of the wins of the first ``games`` four-player games to end that ``choose`` (actions from the
+    observation vectors and masks of the seat it plays) takes against three heuristic seats, ``envs`` at once."""
     env = LamaVectorEnv(envs, PLAYERS, options, opponents=heuristic_opponent(PLAYERS, options))
     observations, infos = env.reset(seed=seed)
     won = finished = 0.0
     while finished < games:
-        _, logits = forward(layers, observations.astype(np.float64))
-        actions = np.where(infos["action_mask"], logits, -np.inf).argmax(axis=1)
-        observations, rewards, terminated, _, infos = env.step(actions)
+        observations, rewards, terminated, _, infos = env.step(choose(observations, infos["action_mask"]))
         won += float(rewards[terminated].sum())
         finished += int(terminated.sum())
     return won / finished
