@@ -1,0 +1,74 @@
+"""examples/lama_hard_learned_prior.py: ``hard`` with the learned bot's move as its default (docs/bots.md quotes its
+figures)."""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+import re
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+import laro
+from laro.bots import get_bot
+from laro.sim.tournament import GameResult
+
+ROOT = Path(__file__).resolve().parents[2]
+SCRIPT = ROOT / "examples" / "lama_hard_learned_prior.py"
+
+
+@pytest.fixture(scope="module")
+def example() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("lama_hard_learned_prior", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("edition", ["classic", "party"])
+def test_the_learned_move_is_the_default_the_search_keeps(example: ModuleType, edition: str) -> None:
+    """With too few pairs to leave its default (one determinisation a decision), the bot plays the learned bot's
+    move everywhere — also where that is not the heuristic's, so the default really is the prior's."""
+    bot = example.HardWithPrior()
+    bot.simulations = 1
+    learned, heuristic = get_bot("learned", "lama"), get_bot("heuristic", "lama")
+    state = laro.get_game("lama").new_game(4, seed=5, options={"edition": edition})
+    rng, decisions, unlike_heuristic = random.Random(2), 0, 0
+    while not state.is_over and decisions < 300:
+        legal = state.legal_actions()
+        observation = state.observation(state.current_player)
+        chosen = bot.choose(observation, legal, rng)
+        assert chosen == learned.choose(observation, legal, random.Random(0))
+        unlike_heuristic += chosen != heuristic.choose(observation, legal, random.Random(0))
+        state = state.apply(chosen)
+        decisions += 1
+    assert unlike_heuristic > 0
+
+
+def _result(index: int, seats: tuple[str, ...], searcher: float) -> GameResult:
+    result = tuple(searcher if name != "heuristic" else (1 - searcher) / 3 for name in seats)
+    return GameResult(index, 10 + index, seats, seats, (), (0,) * 4, result, 1, 1)
+
+
+def test_pairs_are_taken_game_by_game(example: ModuleType) -> None:
+    mine = ("hard+learned", "heuristic", "heuristic", "heuristic")
+    theirs = ("hard", "heuristic", "heuristic", "heuristic")
+    ours = [_result(0, mine, 1.0), _result(1, mine, 0.0), _result(2, mine, 1.0)]
+    other = [_result(0, theirs, 0.0), _result(1, theirs, 0.0), _result(3, theirs, 1.0)]  # game 2 not played there
+    games, share, their_share, half = example.paired(ours, other, "hard")
+    assert (games, share, their_share) == (2, 0.5, 0.0)
+    assert half == pytest.approx(1.96 * 0.5)  # gaps 1 and 0: standard error 0.5
+    moved = [_result(0, theirs[1:] + theirs[:1], 0.0), _result(1, theirs, 0.0)]
+    with pytest.raises(SystemExit, match="another deal or seat"):
+        example.paired(ours, moved, "hard")
+
+
+def test_the_script_pairs_its_games_with_hards_file(example: ModuleType, capsys: pytest.CaptureFixture[str]) -> None:
+    against = ROOT / "docs" / "strength" / "lama-hard-heuristic.jsonl"
+    example.main(["--games", "2", "--seed", "1", "--against", str(against)])
+    first, second = capsys.readouterr().out.strip().splitlines()
+    assert re.fullmatch(r"hard\+learned, classic: won (0\.0|50\.0|100\.0)% of 2 games \(95% CI .*\)", first), first
+    assert re.fullmatch(r"on the same 2 games: hard\+learned .*%, hard (0\.0|50\.0|100\.0)%; the difference .*", second)
