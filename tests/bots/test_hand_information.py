@@ -2,26 +2,19 @@
 
 from __future__ import annotations
 
-import importlib.util
 import random
 import re
-from pathlib import Path
 from types import ModuleType
 
 import pytest
+from tests.examples import load_example
 
 import laro
-
-SCRIPT = Path(__file__).resolve().parents[2] / "examples" / "lama_hand_information.py"
 
 
 @pytest.fixture(scope="module")
 def example() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("lama_hand_information", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_example("lama_hand_information")
 
 
 @pytest.mark.parametrize("edition", ["classic", "party"])

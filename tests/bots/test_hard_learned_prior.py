@@ -1,31 +1,26 @@
-"""examples/lama_hard_learned_prior.py: ``hard`` with the learned bot's move as its default (docs/bots.md quotes its
+"""examples/lama_hard_learned_prior.py: ``hard`` with the learned bot's move as its default (docs/rl.md quotes its
 figures)."""
 
 from __future__ import annotations
 
-import importlib.util
 import random
 import re
 from pathlib import Path
 from types import ModuleType
 
 import pytest
+from tests.examples import load_example
 
 import laro
 from laro.bots import get_bot
 from laro.sim.tournament import GameResult
 
 ROOT = Path(__file__).resolve().parents[2]
-SCRIPT = ROOT / "examples" / "lama_hard_learned_prior.py"
 
 
 @pytest.fixture(scope="module")
 def example() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("lama_hard_learned_prior", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_example("lama_hard_learned_prior")
 
 
 @pytest.mark.parametrize("edition", ["classic", "party"])
