@@ -58,9 +58,6 @@ class HardWithPrior(IsmctsBot):
         return next((action for action in legal if action.index == self.preferred), move)
 
 
-register_bot(NAME, "lama", HardWithPrior)
-
-
 def searching_seat(result: GameResult, bot: str) -> float:
     """The result of the seat ``bot`` played in one game."""
     return result.result[result.seats.index(bot)]
@@ -95,6 +92,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--out", type=Path, help="save the games as a laro tournament file (and resume it)")
     parser.add_argument("--against", type=Path, help="a tournament file of hard,heuristic,heuristic,heuristic")
     args = parser.parse_args(argv)
+    register_bot(NAME, "lama", HardWithPrior)  # for this run's games (and its worker processes) only
     options = {"edition": args.edition}
     tournament = Tournament.create("lama", [NAME, *OTHERS], seed=args.seed, options=options)
     results = run_tournament(tournament, args.games, get_executor("local", jobs=args.jobs), args.out)

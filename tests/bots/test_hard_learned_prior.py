@@ -12,7 +12,7 @@ import pytest
 from tests.examples import load_example
 
 import laro
-from laro.bots import get_bot
+from laro.bots import base, get_bot
 from laro.sim.tournament import GameResult
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -61,9 +61,17 @@ def test_pairs_are_taken_game_by_game(example: ModuleType) -> None:
         example.paired(ours, moved, "hard")
 
 
-def test_the_script_pairs_its_games_with_hards_file(example: ModuleType, capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_script_pairs_its_games_with_hards_file(
+    example: ModuleType, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(base, "_BOTS", dict(base._BOTS))  # the bot it registers leaves with the test
     against = ROOT / "docs" / "strength" / "lama-hard-heuristic.jsonl"
     example.main(["--games", "2", "--seed", "1", "--against", str(against)])
     first, second = capsys.readouterr().out.strip().splitlines()
     assert re.fullmatch(r"hard\+learned, classic: won (0\.0|50\.0|100\.0)% of 2 games \(95% CI .*\)", first), first
     assert re.fullmatch(r"on the same 2 games: hard\+learned .*%, hard (0\.0|50\.0|100\.0)%; the difference .*", second)
+
+
+def test_the_bot_is_registered_by_the_script_alone(example: ModuleType) -> None:
+    """Loading the example leaves laro's bots as they were (the lobby lists every registered bot)."""
+    assert example.NAME not in base.list_bots("lama")
