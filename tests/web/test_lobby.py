@@ -100,3 +100,20 @@ def test_missing_table_and_bad_link(server: Server, page: Page) -> None:
     page.goto(server.url + f"/table/{created['id']}?seat=0&token=wrong")
     expect(page.locator(".toast[data-code=bad_token]")).to_contain_text("does not open a seat")
     expect(page.locator(".watching-note")).to_be_visible()  # carried on as a spectator
+
+
+def test_the_tables_drawn_again_keep_the_focus(server: Server, page: Page) -> None:
+    """The list of tables is drawn again every few seconds in place: a row that stays is the same element, so a
+    keyboard user's focus on its Watch link (or a click under way) is not lost when another table appears."""
+    first = server.post("/api/tables", {"game": "lama", "players": 2, "bots": {"1": "random"}})["id"]
+    page.goto(server.url + "/")
+    row = page.locator(f".table-row[data-table='{first}']")
+    expect(row).to_be_visible()
+    row.evaluate("(element) => { element.kept = true; }")
+    row.get_by_test_id("watch").focus()
+    second = server.post("/api/tables", {"game": "kamara", "players": 2, "bots": {"1": "random"}})["id"]
+    expect(page.locator(f".table-row[data-table='{second}']")).to_be_visible(timeout=10_000)  # drawn again
+    assert row.evaluate("(element) => element.kept === true")
+    focused = page.evaluate("document.activeElement.closest('.table-row')?.dataset.table ?? null")
+    assert focused == first and page.evaluate("document.activeElement.dataset.testid") == "watch"
+    expect(page.locator(".table-row")).to_have_count(2)

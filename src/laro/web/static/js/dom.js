@@ -41,3 +41,49 @@ export function replace(node, ...children) {
   append(node, children);
   return node;
 }
+
+/**
+ * Bring the children of `node` to `children` (nodes made by `h`, with no listeners of their own) by changing
+ * what differs in place: a node that stays keeps its identity, so the focus and a click under way are not lost
+ * when a list is drawn again. Elements with a `data-key` are matched by it, the rest by position.
+ */
+export function update(node, ...children) {
+  const fresh = [];
+  append({ append: (child) => fresh.push(child instanceof Node ? child : document.createTextNode(child)) }, children);
+  const keyed = new Map();
+  for (const child of node.childNodes) if (child.dataset?.key) keyed.set(child.dataset.key, child);
+  let at = node.firstChild;
+  for (const wanted of fresh) {
+    const key = wanted.dataset?.key;
+    let kept = key ? keyed.get(key) : at && !at.dataset?.key ? at : null;
+    if (kept && !sameKind(kept, wanted)) kept = null;
+    if (kept) {
+      keyed.delete(key);
+      patch(kept, wanted);
+    } else {
+      kept = wanted;
+    }
+    if (kept !== at) node.insertBefore(kept, at);
+    else at = at.nextSibling;
+  }
+  while (at) {
+    const next = at.nextSibling;
+    at.remove();
+    at = next;
+  }
+  return node;
+}
+
+function sameKind(old, wanted) {
+  return old.nodeType === wanted.nodeType && old.nodeName === wanted.nodeName;
+}
+
+function patch(old, wanted) {
+  if (old.nodeType !== Node.ELEMENT_NODE) {
+    if (old.nodeValue !== wanted.nodeValue) old.nodeValue = wanted.nodeValue;
+    return;
+  }
+  for (const { name } of [...old.attributes]) if (!wanted.hasAttribute(name)) old.removeAttribute(name);
+  for (const { name, value } of wanted.attributes) if (old.getAttribute(name) !== value) old.setAttribute(name, value);
+  update(old, ...wanted.childNodes);
+}

@@ -4,7 +4,7 @@ import { accountPanel, myGamesPanel } from "./account.js";
 import { ApiError, createAndSit, getCatalogue, getMe, listTables, loadName, loadSeat, saveName } from "./api.js";
 import { clockIcon, clockName } from "./clock.js";
 import { finishedPanel } from "./finished.js";
-import { h, replace } from "./dom.js";
+import { h, replace, update } from "./dom.js";
 import { has, lang, loadStrings, onLangChange, t, titleOf } from "./i18n.js";
 import { gameIcon, showError, timeAgo, topbar } from "./shell.js";
 import { quickMatchPanel, refreshOnline } from "./quickmatch.js";
@@ -345,7 +345,7 @@ function tableRow(table) {
   const waiting = table.seats.filter((seat) => !seat.joined).length;
   return h(
     "li",
-    { class: "table-row", dataset: { table: table.id, status: table.status } },
+    { class: "table-row", dataset: { table: table.id, status: table.status, key: table.id } },
     h(
       "div",
       { class: "table-row-main" },
@@ -391,10 +391,11 @@ function renderTables() {
     replace(tablesBox, h("p", { class: "muted empty" }, t("lobby.no_tables")));
     return;
   }
-  replace(
+  // drawn again every few seconds: changed in place, so that the focus and a click under way stay where they are
+  update(
     tablesBox,
-    state.tablesError ? h("p", { class: "notice warn small" }, t("lobby.tables_error")) : null,
-    h("ul", { class: "table-list", dataset: { testid: "tables" } }, tables.map(tableRow)),
+    state.tablesError ? h("p", { class: "notice warn small", dataset: { key: "error" } }, t("lobby.tables_error")) : null,
+    h("ul", { class: "table-list", dataset: { testid: "tables", key: "tables" } }, tables.map(tableRow)),
   );
 }
 
