@@ -48,21 +48,18 @@ export function replace(node, ...children) {
  * when a list is drawn again. Elements with a `data-key` are matched by it, the rest by position.
  */
 export function update(node, ...children) {
-  const fresh = [];
-  append({ append: (child) => fresh.push(child instanceof Node ? child : document.createTextNode(child)) }, children);
+  const fresh = children
+    .flat(Infinity)
+    .filter((child) => child !== null && child !== undefined && child !== false)
+    .map((child) => (child instanceof Node ? child : document.createTextNode(String(child))));
   const keyed = new Map();
   for (const child of node.childNodes) if (child.dataset?.key) keyed.set(child.dataset.key, child);
   let at = node.firstChild;
   for (const wanted of fresh) {
     const key = wanted.dataset?.key;
     let kept = key ? keyed.get(key) : at && !at.dataset?.key ? at : null;
-    if (kept && !sameKind(kept, wanted)) kept = null;
-    if (kept) {
-      keyed.delete(key);
-      patch(kept, wanted);
-    } else {
-      kept = wanted;
-    }
+    if (kept && sameKind(kept, wanted)) patch(kept, wanted);
+    else kept = wanted;
     if (kept !== at) node.insertBefore(kept, at);
     else at = at.nextSibling;
   }
