@@ -9,6 +9,7 @@ import threading
 
 import pytest
 
+from laro.bots import lama_batch
 from laro.bots.ismcts import IsmctsBot, Level
 from laro.bots.lama_batch import values_of
 from laro.bots.lama_deals import deal_many
@@ -21,26 +22,42 @@ BATCHED, ONE_AT_A_TIME = LamaJudge(), LamaJudge(batched=False)
 CASES = [(2, "classic"), (3, "classic"), (4, "classic"), (6, "classic"), (3, "party"), (4, "party"), (5, "party")]
 
 
-@pytest.mark.parametrize(("players", "edition"), CASES)
-def test_a_batch_plays_each_determinisation_as_the_specialised_loop(players: int, edition: str) -> None:
+def _compare_with_the_scalar_loop(players: int, edition: str, positions: int, count: int) -> int:
+    """Play ``count`` determinisations of each of ``positions`` decisions by every action in one batch and one at a
+    time: the same values for each. Returns how many were compared."""
     compared = 0
-    for k, position in enumerate(decision_positions("lama", players, 6, {"edition": edition})):
+    for k, position in enumerate(decision_positions("lama", players, positions, {"edition": edition})):
         sample = position.sampler(BATCHED)
         assert isinstance(sample, LamaSampler)
         seat = position.observation["seat"]
         actions = sample(random.Random(k)).legal_actions()
-        dealt = deal_many(sample, random.Random(k), 30)
+        dealt = deal_many(sample, random.Random(k), count)
         drawn = dealt.drawn()
         values = values_of(BATCHED, sample, dealt, actions)
         rng = random.Random(k)
-        for row in range(30):
+        for row in range(count):
             state = sample(rng)  # the same determinisations, drawn one at a time
             assert (state.hands, state.deck, state.seed) == drawn[row]
             assert state.observation(seat) == position.observation
             scalar = ONE_AT_A_TIME.play_each(state, actions, rng)
             assert values[row].tolist() == [outcome[seat] for outcome in scalar]
             compared += len(actions)
-    assert compared > 300
+    return compared
+
+
+@pytest.mark.parametrize(("players", "edition"), CASES)
+def test_a_batch_plays_each_determinisation_as_the_specialised_loop(players: int, edition: str) -> None:
+    assert _compare_with_the_scalar_loop(players, edition, 6, 30) > 300
+
+
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_a_classic_batch_played_to_the_end_by_its_tables_plays_as_the_scalar_loop(
+    players: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No round is handed to the scalar loop: every move of every round is read from the classic tables."""
+    monkeypatch.setattr(lama_batch, "_TAIL", 0)
+    monkeypatch.setattr(lama_batch, "_CLASSIC_SHIFT_TAIL", 62)
+    assert _compare_with_the_scalar_loop(players, "classic", 5, 80) > 800
 
 
 @pytest.mark.parametrize(("players", "edition"), CASES)

@@ -34,27 +34,20 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
+from laro.bots.lama_classic_batch import (
+    chain_keeps,
+    finish_one_at_a_time,
+    opponents_in,
+    play_classic_rounds,
+    quit_thresholds,
+)
 from laro.bots.lama_deals import Dealt, deal_many
 from laro.bots.lama_heuristic import (
-    CHAIN_BASE,
-    CHAIN_ON_A_LLAMA,
-    CHAIN_ON_A_SIX,
-    CHAIN_PER_CARD_HELD,
-    CHAIN_PER_FOLLOW_UP_AHEAD,
-    CHAIN_PER_NEXT_COPY,
-    CHAIN_PER_OPPONENT_IN,
-    CHAIN_PER_POINT_OF_LONE_NEXT,
     POINTS,
-    QUIT_BASE,
-    QUIT_IF_HOLDING_THREE_AHEAD,
-    QUIT_IF_HOLDING_TWO_AHEAD,
-    QUIT_PER_CARD_HELD,
-    QUIT_PER_OPPONENT_IN,
-    SIX,
     leaning,
 )
 from laro.bots.lama_party import DRAW_MOVE, PINK_DANGER, QUIT_MOVE
-from laro.bots.lama_playout import SHORTEST_OPPONENT, _weights, finish_party_round, finish_round
+from laro.bots.lama_playout import _weights, finish_party_round
 from laro.core.game import Action
 from laro.games.lama.actions import DRAW, LamaAction
 from laro.games.lama.cards import LLAMA, LLAMA_POINTS, NUM_KINDS, PINK, PINK_POINTS, PLUS
@@ -77,13 +70,13 @@ __all__ = [
 Ints = npt.NDArray[np.int64]
 _OUT = 63  # a quitter's hand size: never the shortest
 _TAIL = 8  # rounds still being played when the batch hands them to the scalar loop (or more: _SHIFT_TAIL)
-_SHIFT_TAIL = 2  # or a quarter of the batch: a step costs about as much as a round in the scalar loop
+_SHIFT_TAIL = 2  # or a quarter of a Party Edition batch: a step costs about as much as a round in the scalar loop
+_CLASSIC_SHIFT_TAIL = 6  # or a 64th of a classic batch, whose steps cost less (laro.bots.lama_classic_batch)
 _NONE = 14  # the column of a card nobody holds: the llama's "plus card" (the Party Edition's hands have 14 kinds)
 _FOLLOWING = np.array([(rank + 1) % NUM_KINDS for rank in range(NUM_KINDS)])
 _PLUS_OF = np.array([PLUS + rank for rank in range(LLAMA)] + [_NONE])  # by rank, its plus card's column
 _RANK = np.array([*range(NUM_KINDS), *range(LLAMA), LLAMA, _NONE])  # by card (and the empty column)
 _AGAIN = np.array([False] * PLUS + [True] * LLAMA + [False, False])  # a plus card: another turn
-_SHORTEST = np.array(SHORTEST_OPPONENT)
 _FACE = np.array([1, 2, 3, 4, 5, 6], dtype=np.int64)
 _CHAIN_POINTS = np.array(POINTS, dtype=np.float64)
 
@@ -202,6 +195,9 @@ def play_rounds(
     kinds) are changed in place. Round ``r`` draws from ``decks[r % len(decks)]`` at ``position[r]`` on; returns
     who ended each round."""
     total, n, kinds = hands.shape
+    if not party:
+        tail = max(_TAIL, total >> _CLASSIC_SHIFT_TAIL)
+        return play_classic_rounds(hands, decks, position, quit_mask, top, seat, leanings, tail)
     onward = _onward(n)
     deck_size = decks.shape[1]
     piles = np.concatenate([decks.reshape(-1), [0]]).astype(np.int64)  # a card past the end: never drawn
@@ -211,18 +207,17 @@ def play_rounds(
     for other in range(n):
         sizes[other::n][(quit_mask >> other) & 1 == 1] = _OUT
     by_round = sizes.reshape(total, n)
-    opponents = n - 1 - np.array([int(bits).bit_count() for bits in quit_mask])
+    opponents = opponents_in(quit_mask, n)
     lean = np.array(leanings, dtype=np.float64)
     ended = np.full(total, -1, dtype=np.int64)
     live = np.arange(total)  # the rounds still played, and their state (in the same order)
     pile = (live % len(decks)) * deck_size
     position, quit_mask, top, seat = position.copy(), quit_mask.copy(), top.copy(), seat.copy()
-    decide = _party_moves if party else _classic_moves
     while live.size > max(_TAIL, total >> _SHIFT_TAIL):
         at = live * n + seat
         held_now = sizes[at]
         free = position < deck_size
-        card = decide(held, at, top, opponents, by_round, live, seat, free, lean[seat], held_now)
+        card = _party_moves(held, at, top, opponents, by_round, live, seat, free, lean[seat], held_now)
         plays = card >= 0
         draws = card == DRAW_MOVE
         quits = card == QUIT_MOVE
@@ -249,21 +244,10 @@ def play_rounds(
                 opponents[going],
             )
         seat = following
-    finish = finish_party_round if party else finish_round
     shifts = 4 * np.arange(kinds, dtype=np.int64)
-    # the last few rounds: one at a time, in the scalar loop (a step of the batch costs as much as a round)
     packed = (hands[live] << shifts).sum(axis=2).tolist()
-    decks_left = decks.tolist()
-    rounds = zip(
-        packed,
-        (live % len(decks)).tolist(),
-        position.tolist(),
-        quit_mask.tolist(),
-        top.tolist(),
-        seat.tolist(),
-        strict=True,
-    )
-    ended[live] = [finish(cards, decks_left[k], at, bits, on, who, leanings) for cards, k, at, bits, on, who in rounds]
+    finish = finish_party_round
+    ended[live] = finish_one_at_a_time(finish, packed, decks, live, position, quit_mask, top, seat, leanings)
     hands[live] = (np.array(packed, dtype=np.int64).reshape(len(live), n)[:, :, None] >> shifts) & 15
     return ended
 
@@ -286,23 +270,6 @@ def heuristic_moves(
     held = _padded(hand, party)
     decide = _party_moves if party else _classic_moves
     return decide(held, rows, top, opponents, sizes, rows, mover, free, lean, held.sum(axis=1))
-
-
-def _chain_keeps(
-    top: Ints, next_copies: Ints, two_ahead: Ints, three_ahead: Ints, opponents: Ints, cards: Ints
-) -> npt.NDArray[np.bool_]:
-    """Whether the heuristic keeps the chain (plays the top's rank) holding both it and the next (``next_copies``
-    of it, and so many of the ranks two and three ahead, ``cards`` in all): :func:`~laro.bots.lama_heuristic.
-    chain_value` above 0, by the same arithmetic in the same order."""
-    following = _FOLLOWING[top]
-    value = CHAIN_BASE + CHAIN_PER_NEXT_COPY * next_copies
-    value = np.where(next_copies == 1, value + CHAIN_PER_POINT_OF_LONE_NEXT * _CHAIN_POINTS[following], value)
-    ahead = (two_ahead > 0).astype(np.int64) + (three_ahead > 0)
-    value = value + CHAIN_PER_FOLLOW_UP_AHEAD * ahead
-    value = value + (CHAIN_PER_OPPONENT_IN * np.minimum(opponents, 4) + CHAIN_PER_CARD_HELD * cards)
-    value = np.where(top == SIX, value + CHAIN_ON_A_SIX, np.where(top == LLAMA, value + CHAIN_ON_A_LLAMA, value))
-    keeps: npt.NDArray[np.bool_] = value > 0.0
-    return keeps
 
 
 def _shortest(sizes: Ints, mover: Ints) -> Ints:
@@ -338,7 +305,7 @@ def _classic_moves(
     both = same & after
     if both.any():
         chained, where = top[both], base[both]
-        keep = _chain_keeps(
+        keep = chain_keeps(
             chained,
             next_copies[both],
             flat[where + (chained + 2) % NUM_KINDS],
@@ -400,7 +367,7 @@ def _party_moves(
         ranks[:, :LLAMA] += hand[:, PLUS : PLUS + LLAMA]
         chained = top[chain]
         every = np.arange(len(chained))
-        keep = _chain_keeps(
+        keep = chain_keeps(
             chained,
             ranks[every, following[chain]],
             ranks[every, (chained + 2) % NUM_KINDS],
@@ -438,24 +405,14 @@ def _draw_or_quit(
     """Nothing fits: draw while the hand costs more than the quit threshold (when a card is left to draw and an
     opponent is still in), else quit."""
     rows = np.arange(len(top))
-    held = sizes[rows, mover]
-    threshold = QUIT_BASE + QUIT_PER_CARD_HELD * held + QUIT_PER_OPPONENT_IN * opponents
-    shortest = _SHORTEST[_shortest(sizes, mover)]
-    if party:  # the Party Edition's loop adds them one at a time
-        threshold = threshold + shortest
-        threshold = threshold + lean
-    else:
-        threshold = threshold + (shortest + lean)
-    ahead = (top + 2) % NUM_KINDS
-    holds = hand[rows, ahead] > 0
+    two, three = (top + 2) % NUM_KINDS, (top + 3) % NUM_KINDS
+    holds_two, holds_three = hand[rows, two] > 0, hand[rows, three] > 0
     if party:
-        holds |= hand[rows, _PLUS_OF[ahead]] > 0
-    threshold = np.where(holds, threshold + QUIT_IF_HOLDING_TWO_AHEAD, threshold)
-    ahead = (top + 3) % NUM_KINDS
-    holds = hand[rows, ahead] > 0
-    if party:
-        holds |= hand[rows, _PLUS_OF[ahead]] > 0
-    threshold = np.where(holds, threshold + QUIT_IF_HOLDING_THREE_AHEAD, threshold)
+        holds_two |= hand[rows, _PLUS_OF[two]] > 0
+        holds_three |= hand[rows, _PLUS_OF[three]] > 0
+    threshold = quit_thresholds(
+        sizes[rows, mover], opponents, _shortest(sizes, mover), lean, holds_two, holds_three, party
+    )
     draw = free & (opponents > 0) & (_penalties(hand, party) > threshold)
     return np.where(draw, DRAW_MOVE, QUIT_MOVE)
 
