@@ -111,6 +111,18 @@ def _deliver(context: BrowserContext, page: Page, origin: str, payload: dict[str
     )
 
 
+def _shown_once_delivered(page: Page, origin: str, payload: dict[str, Any]) -> Any:
+    """The notifications shown once ``payload`` is delivered: delivered again (up to three times in all) while none
+    shows. A push handed over through DevTools while the worker was still starting was once dropped (no notification
+    in 15 s); a push service delivers again, and the notification's tag (per table) makes a second one replace the
+    first, so what is shown is the same."""
+    for _ in range(3):
+        _deliver(page.context, page, origin, payload)
+        with contextlib.suppress(AssertionError):
+            return until(page, f"() => ({SHOWN})().then((shown) => shown.length && shown)", seconds=8.0)
+    raise AssertionError("no notification shown after three deliveries")
+
+
 @dataclasses.dataclass(frozen=True)
 class Cleo:
     page: Page
@@ -165,8 +177,7 @@ def test_the_bell_subscribes_the_seat_and_a_turn_pushed_is_shown(
         assert 60 <= pushed["left"] < 120 and pushed["text"] == "Your turn at L.A.M.A. with Ana, Bora — 1 min left"
         # the push reaches the service worker, which shows it in the page's words
         page.wait_for_function("() => navigator.serviceWorker.controller !== null")
-        _deliver(page.context, page, served.url, pushed)
-        shown = until(page, f"() => ({SHOWN})().then((shown) => shown.length && shown)")
+        shown = _shown_once_delivered(page, served.url, pushed)
         assert shown == [[f"{turn} — {left}", body, {"url": f"/table/{table}"}]]
         # back at the table: the push's notification goes; the bell turned off forgets the subscription
         page.goto(served.url + cleo.invite)
