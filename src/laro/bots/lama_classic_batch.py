@@ -143,8 +143,9 @@ def _still_in(n: int) -> Ints:
     return np.array([n - 1 - bits.bit_count() for bits in range(1 << n)], dtype=np.int64)
 
 
-def _counts(packed: Ints, kinds: int, start: int = 0) -> Ints:
-    counts: Ints = (packed[..., None] >> (4 * np.arange(start, start + kinds, dtype=np.int64))) & 15
+def _counts(packed: Ints, kinds: int) -> Ints:
+    """The first ``kinds`` counts of each packed hand (four bits a kind), in a last axis."""
+    counts: Ints = (packed[..., None] >> (4 * np.arange(kinds, dtype=np.int64))) & 15
     return counts
 
 
@@ -165,7 +166,7 @@ def _moves() -> npt.NDArray[np.int8]:
     """The classic heuristic's move by ``top << 16 | code << 9 | opponents << 6 | cards``: play the top's rank, the
     next rank, or neither (draw or quit)."""
     top, code, opponents, cards = np.meshgrid(
-        np.arange(8), np.arange(128), np.arange(8), np.arange(64), indexing="ij", sparse=False
+        np.arange(8), np.arange(128), np.arange(8), np.arange(64), indexing="ij", sparse=True
     )
     top = np.minimum(top, NUM_KINDS - 1)
     same, following = code >> 6, (code >> 2) & 15
@@ -185,9 +186,9 @@ def _penalties() -> tuple[Ints, Ints]:
 
 @functools.lru_cache(maxsize=256)
 def _thresholds(leanings: tuple[float, ...]) -> npt.NDArray[np.float64]:
-    """The quit threshold by ``((seat * n + opponents) * 64 + cards) * 4 * buckets + bucket * 4 + ahead``, as
-    :func:`~laro.bots.lama_batch._draw_or_quit` computes it (the same operations in the same order); ``inf`` where no
-    opponent is in (a seat alone quits)."""
+    """The classic quit threshold (:func:`quit_thresholds`) by ``((seat * n + opponents) * 64 + cards) * 4 *
+    buckets + bucket * 4 + ahead`` for a round's ``leanings``; ``inf`` where no opponent is in (a seat alone
+    quits)."""
     n = len(leanings)
     seat, opponents, held, bucket, ahead = np.meshgrid(
         np.arange(n), np.arange(n), np.arange(64), np.arange(_BUCKETS), np.arange(4), indexing="ij"
