@@ -184,7 +184,7 @@ def _penalties() -> tuple[Ints, Ints]:
     return low.astype(np.int64), high.astype(np.int64)
 
 
-@functools.lru_cache(maxsize=256)
+@functools.lru_cache(maxsize=16)  # a round's decisions share one (6 seats: 360 KiB each)
 def _thresholds(leanings: tuple[float, ...]) -> npt.NDArray[np.float64]:
     """The classic quit threshold (:func:`quit_thresholds`) by ``((seat * n + opponents) * 64 + cards) * 4 *
     buckets + bucket * 4 + ahead`` for a round's ``leanings``; ``inf`` where no opponent is in (a seat alone
