@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import random
+from pathlib import Path
+
+import pytest
 
 import laro
 from laro.bots.base import get_bot
@@ -10,6 +14,7 @@ from laro.bots.kamara_heuristic import KamaraHeuristicBot
 from laro.bots.kamara_turns import Settings, TurnSearchBot, turns
 from laro.games.kamara.actions import END
 from laro.games.kamara.state import KamaraState
+from laro.sim.tournament import Tournament, run_tournament
 
 KAMARA = laro.get_game("kamara")
 
@@ -92,3 +97,14 @@ def test_the_same_seed_gives_the_same_game() -> None:
 def test_the_turn_search_is_the_turns_bot_of_kamara() -> None:
     bot = get_bot("turns", "kamara")
     assert isinstance(bot, TurnSearchBot) and bot.name == "turns"
+
+
+@pytest.mark.slow
+def test_the_published_games_of_turns_replay() -> None:
+    """The first two games of ``turns``'s file in docs/strength come out the same from its command today."""
+    path = Path(__file__).parents[2] / "docs" / "strength" / "kamara-turns-heuristic-seed2.jsonl"
+    lines = path.read_text().splitlines()
+    header = json.loads(lines[0])
+    tournament = Tournament.create("kamara", header["bots"], seed=header["seed"])
+    replayed = run_tournament(tournament, 2)
+    assert [result.to_json() for result in replayed] == [json.loads(line) for line in lines[1:3]]

@@ -53,8 +53,8 @@ class Settings:
     the race estimate; ``margin``: standard errors of the paired differences a turn must be ahead by;
     ``positions``: the most positions a turn's listing visits."""
 
-    samples: int = 24
-    shortlist: int = 6
+    samples: int = 48
+    shortlist: int = 12
     margin: float = 1.0
     positions: int = 4_000
 
