@@ -37,17 +37,18 @@ import numpy.typing as npt
 from laro.bots.lama_classic_batch import (
     chain_keeps,
     finish_one_at_a_time,
+    onward_seats,
     opponents_in,
     play_classic_rounds,
     quit_thresholds,
+    shortest_opponent,
 )
 from laro.bots.lama_deals import Dealt, deal_many
 from laro.bots.lama_heuristic import (
-    POINTS,
     leaning,
 )
 from laro.bots.lama_party import DRAW_MOVE, PINK_DANGER, QUIT_MOVE
-from laro.bots.lama_playout import _weights, finish_party_round
+from laro.bots.lama_playout import FOLLOWING, _weights, finish_party_round
 from laro.core.game import Action
 from laro.games.lama.actions import DRAW, LamaAction
 from laro.games.lama.cards import LLAMA, LLAMA_POINTS, NUM_KINDS, PINK, PINK_POINTS, PLUS
@@ -73,18 +74,11 @@ _TAIL = 8  # rounds still being played when the batch hands them to the scalar l
 _SHIFT_TAIL = 2  # or a quarter of a Party Edition batch: a step costs about as much as a round in the scalar loop
 _CLASSIC_SHIFT_TAIL = 6  # or a 64th of a classic batch, whose steps cost less (laro.bots.lama_classic_batch)
 _NONE = 14  # the column of a card nobody holds: the llama's "plus card" (the Party Edition's hands have 14 kinds)
-_FOLLOWING = np.array([(rank + 1) % NUM_KINDS for rank in range(NUM_KINDS)])
+_FOLLOWING = np.array(FOLLOWING)
 _PLUS_OF = np.array([PLUS + rank for rank in range(LLAMA)] + [_NONE])  # by rank, its plus card's column
 _RANK = np.array([*range(NUM_KINDS), *range(LLAMA), LLAMA, _NONE])  # by card (and the empty column)
 _AGAIN = np.array([False] * PLUS + [True] * LLAMA + [False, False])  # a plus card: another turn
 _FACE = np.array([1, 2, 3, 4, 5, 6], dtype=np.int64)
-_CHAIN_POINTS = np.array(POINTS, dtype=np.float64)
-
-
-@functools.cache
-def _onward(n: int) -> Ints:
-    """By quit bits and seat: the seat to move next (:data:`~laro.games.lama.state.ONWARD`)."""
-    return np.array(ONWARD[n], dtype=np.int64)
 
 
 def batch_values(
@@ -198,7 +192,7 @@ def play_rounds(
     if not party:
         tail = max(_TAIL, total >> _CLASSIC_SHIFT_TAIL)
         return play_classic_rounds(hands, decks, position, quit_mask, top, seat, leanings, tail)
-    onward = _onward(n)
+    onward = onward_seats(n)
     deck_size = decks.shape[1]
     piles = np.concatenate([decks.reshape(-1), [0]]).astype(np.int64)  # a card past the end: never drawn
     held = hands.reshape(total * n, kinds)  # by round * seats + seat: that seat's hand
@@ -246,8 +240,9 @@ def play_rounds(
         seat = following
     shifts = 4 * np.arange(kinds, dtype=np.int64)
     packed = (hands[live] << shifts).sum(axis=2).tolist()
-    finish = finish_party_round
-    ended[live] = finish_one_at_a_time(finish, packed, decks, live, position, quit_mask, top, seat, leanings)
+    ended[live] = finish_one_at_a_time(
+        finish_party_round, packed, decks, live, position, quit_mask, top, seat, leanings
+    )
     hands[live] = (np.array(packed, dtype=np.int64).reshape(len(live), n)[:, :, None] >> shifts) & 15
     return ended
 
@@ -270,14 +265,6 @@ def heuristic_moves(
     held = _padded(hand, party)
     decide = _party_moves if party else _classic_moves
     return decide(held, rows, top, opponents, sizes, rows, mover, free, lean, held.sum(axis=1))
-
-
-def _shortest(sizes: Ints, mover: Ints) -> Ints:
-    """The smallest hand of the mover's opponents still in (:data:`_OUT` if none)."""
-    others = sizes.copy()
-    others[np.arange(len(mover)), mover] = _OUT
-    shortest: Ints = others.min(axis=1)
-    return shortest
 
 
 def _classic_moves(
@@ -357,7 +344,7 @@ def _party_moves(
         return card
     plays_pink = pink.copy()
     if pink.any():
-        shortest = _shortest(sizes[rounds[pink]], mover[pink])
+        shortest = shortest_opponent(sizes[rounds[pink]], mover[pink])
         plays_pink[pink] = (cards[pink] == 1) | (shortest <= PINK_DANGER) | ~(same[pink] | after[pink])
         card[plays_pink] = PINK
     chain = rest & ~plays_pink & same & after
@@ -411,7 +398,7 @@ def _draw_or_quit(
         holds_two |= hand[rows, _PLUS_OF[two]] > 0
         holds_three |= hand[rows, _PLUS_OF[three]] > 0
     threshold = quit_thresholds(
-        sizes[rows, mover], opponents, _shortest(sizes, mover), lean, holds_two, holds_three, party
+        sizes[rows, mover], opponents, shortest_opponent(sizes, mover), lean, holds_two, holds_three, party
     )
     draw = free & (opponents > 0) & (_penalties(hand, party) > threshold)
     return np.where(draw, DRAW_MOVE, QUIT_MOVE)

@@ -51,7 +51,15 @@ from laro.bots.lama_playout import FOLLOWING, SHORTEST_OPPONENT, finish_round
 from laro.games.lama.cards import LLAMA, NUM_KINDS
 from laro.games.lama.state import ONWARD
 
-__all__ = ["chain_keeps", "finish_one_at_a_time", "opponents_in", "play_classic_rounds", "quit_thresholds"]
+__all__ = [
+    "chain_keeps",
+    "finish_one_at_a_time",
+    "onward_seats",
+    "opponents_in",
+    "play_classic_rounds",
+    "quit_thresholds",
+    "shortest_opponent",
+]
 
 Ints = npt.NDArray[np.int64]
 _OUT = 63  # a quitter's hand size: never the shortest
@@ -131,6 +139,21 @@ def finish_one_at_a_time(
         strict=True,
     )
     return [finish(cards, decks_left[k], at, bits, on, who, leanings) for cards, k, at, bits, on, who in rounds]
+
+
+@functools.cache
+def onward_seats(n: int) -> Ints:
+    """By quit bits and seat: the seat to move next (:data:`~laro.games.lama.state.ONWARD`)."""
+    return np.array(ONWARD[n], dtype=np.int64)
+
+
+def shortest_opponent(sizes: Ints, mover: Ints, rows: Ints | None = None) -> Ints:
+    """The smallest hand of each mover's opponents still in (:data:`_OUT` if none), from the hand sizes by row and
+    seat (of ``rows`` only, if given)."""
+    others = sizes.copy() if rows is None else sizes[rows]
+    others[np.arange(len(mover)), mover] = _OUT
+    shortest: Ints = others.min(axis=1)
+    return shortest
 
 
 def opponents_in(quit_mask: Ints, n: int) -> Ints:
@@ -214,7 +237,7 @@ def play_classic_rounds(
     """:func:`~laro.bots.lama_batch.play_rounds` for the classic game (the same rounds), handing the last ``tail``
     rounds to the scalar loop."""
     total, n, kinds = hands.shape
-    onward = np.array(ONWARD[n], dtype=np.int64)
+    onward = onward_seats(n)
     deck_size = decks.shape[1]
     piles = np.concatenate([decks.reshape(-1), [0]]).astype(np.int64)  # a card past the end: never drawn
     packed = (hands.reshape(total * n, kinds) << _SHIFTS).sum(axis=1)
@@ -243,9 +266,8 @@ def play_classic_rounds(
         counts = (hand >> shift) & 0xFFFF
         cards = sizes[at]
         move = moves[(top << 16) + relative[counts] + (opponents << 6) + cards]
-        others = by_round[live]
-        others[np.arange(live.size), seat] = _OUT
-        key = seat * per_seat + opponents * per_opponent + cards * (_BUCKETS * 4) + buckets[others.min(axis=1)]
+        shortest = shortest_opponent(by_round, seat, live)
+        key = seat * per_seat + opponents * per_opponent + cards * (_BUCKETS * 4) + buckets[shortest]
         penalty = low[hand & 0xFFFF] + high[(hand >> 16) & 0xFFF]
         stuck = move == _STUCK
         draws = stuck & (position < deck_size) & (penalty > thresholds[key + ahead_of[counts]])
