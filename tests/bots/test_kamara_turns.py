@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import laro
-from laro.bots.base import get_bot
+from laro.bots.base import get_bot, level_of_bot, list_bots, offered_bots
 from laro.bots.kamara_heuristic import KamaraHeuristicBot
 from laro.bots.kamara_turns import Settings, TurnSearchBot, turns
 from laro.games.kamara.actions import END
@@ -94,15 +94,22 @@ def test_the_same_seed_gives_the_same_game() -> None:
     assert (first.searched, first.left) == (second.searched, second.left)
 
 
-def test_the_turn_search_is_the_turns_bot_of_kamara() -> None:
-    bot = get_bot("turns", "kamara")
-    assert isinstance(bot, TurnSearchBot) and bot.name == "turns"
+def test_the_turn_search_is_kamaras_hard_bot_also_called_turns() -> None:
+    for name in ("hard", "turns"):
+        bot = get_bot(name, "kamara")
+        assert isinstance(bot, TurnSearchBot) and bot.name == "hard"
+    assert not isinstance(get_bot("ismcts", "kamara"), TurnSearchBot)  # the paired search, on its own
+    assert not isinstance(get_bot("hard", "lama"), TurnSearchBot)
+    assert level_of_bot("turns", "kamara") == "hard" and level_of_bot("ismcts", "kamara") == "ismcts"
+    assert "turns" in list_bots("kamara") and "turns" not in offered_bots("kamara")  # one bot, offered once
 
 
 @pytest.mark.slow
-def test_the_published_games_of_turns_replay() -> None:
-    """The first two games of ``turns``'s file in docs/strength come out the same from its command today."""
-    path = Path(__file__).parents[2] / "docs" / "strength" / "kamara-turns-heuristic-seed2.jsonl"
+@pytest.mark.parametrize("name", ["kamara-hard-heuristic-seed2", "kamara-ismcts-heuristic-seed2"])
+def test_the_published_games_of_hard_and_ismcts_replay(name: str) -> None:
+    """The first two games of a file in docs/strength come out the same from its command today: ``hard``'s (the
+    turn search) and ``ismcts``'s (the paired search, Kamara's ``hard`` before the turn search)."""
+    path = Path(__file__).parents[2] / "docs" / "strength" / f"{name}.jsonl"
     lines = path.read_text().splitlines()
     header = json.loads(lines[0])
     tournament = Tournament.create("kamara", header["bots"], seed=header["seed"])

@@ -9,7 +9,7 @@ import itertools
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
-from laro.server.ratings import Rater, rate_skills
+from laro.server.ratings import Rater, levels_of, rate_skills, subject_of
 from laro.server.store import Store, TableMeta, new_table_id
 from laro.server.store.people import Account
 from laro.server.store.ratings import NEW_SKILL, Placed
@@ -31,6 +31,7 @@ def run(backend: Backend, body: Callable[[Store], Awaitable[None]]) -> None:
 
 
 PERSON = {"token_hash": "x", "bot": None}
+GAMES = ("lama", "kamara")
 
 
 async def finished(store: Store, seats: list[dict[str, object]], scores: list[int], winners: list[int]) -> str:
@@ -102,3 +103,12 @@ def test_the_leaderboard_and_a_deleted_account(backend: Backend) -> None:
         assert len(kept) == 3 and next(c for c in kept if c.seat == 1).name == "former player"
 
     run(backend, body)
+
+
+def test_a_bot_is_rated_under_the_level_it_is_in_its_game() -> None:
+    """``ismcts`` is L.A.M.A.'s ``hard``; Kamara's ``hard`` (also called ``turns``) searches its turns, and its
+    ``ismcts`` is a level of its own. Quick match chooses only among the levels that play the game."""
+    rated = {game: [subject_of({"bot": bot}, None, game) for bot in ("ismcts", "turns", "hard")] for game in GAMES}
+    assert rated == {"lama": ["bot:hard", None, "bot:hard"], "kamara": ["bot:ismcts", "bot:hard", "bot:hard"]}
+    assert "learned" in levels_of("lama") and "learned" not in levels_of("kamara")
+    assert "ismcts" in levels_of("kamara") and "ismcts" not in levels_of("lama")

@@ -8,7 +8,9 @@ from laro.bots.base import (
     TableBound,
     check_table,
     get_bot,
+    level_of_bot,
     list_bots,
+    offered_bots,
     register_bot,
     standin_bot,
 )
@@ -21,7 +23,9 @@ __all__ = [
     "TableBound",
     "check_table",
     "get_bot",
+    "level_of_bot",
     "list_bots",
+    "offered_bots",
     "register_bot",
     "standin_bot",
 ]

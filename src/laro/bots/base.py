@@ -27,7 +27,9 @@ __all__ = [
     "TableBound",
     "check_table",
     "get_bot",
+    "level_of_bot",
     "list_bots",
+    "offered_bots",
     "register_bot",
     "standin_bot",
 ]
@@ -89,8 +91,9 @@ _BOTS: dict[tuple[str, str], str | BotFactory] = {
     ("easy", "*"): "laro.bots.ismcts:easy",
     ("medium", "*"): "laro.bots.ismcts:medium",
     ("hard", "*"): "laro.bots.ismcts:hard",
+    ("hard", "kamara"): "laro.bots.kamara_turns:hard",  # Kamara's hard searches whole turns
     ("ismcts", "*"): "laro.bots.ismcts:hard",
-    ("turns", "kamara"): "laro.bots.kamara_turns:turn_search",
+    ("turns", "kamara"): "laro.bots.kamara_turns:hard",
     ("learned", "lama"): "laro.bots.lama_learned:LearnedBot",
 }
 # bots that take a budget after a colon: "ismcts:500" (simulations per decision) or "ismcts:2s" (seconds)
@@ -112,8 +115,34 @@ def standin_bot(game: str) -> str:
 
 
 def list_bots(game: str) -> list[str]:
-    """Names of the bots that play ``game``."""
+    """Names of the bots that play ``game``, other names of the same bot included."""
     return sorted({name for name, for_game in _BOTS if for_game in (game, "*")})
+
+
+def _factory(name: str, game: str) -> str | BotFactory | None:
+    return _BOTS.get((name, game)) or _BOTS.get((name, "*"))
+
+
+def level_of_bot(name: str, game: str) -> str:
+    """The name a bot of ``game`` goes by: the first name registered for the same bot. ``ismcts`` is L.A.M.A.'s
+    ``hard``, Kamara's ``turns`` is its ``hard`` too, and Kamara's ``ismcts`` (the paired search) is itself.
+
+    >>> level_of_bot("ismcts", "lama"), level_of_bot("turns", "kamara"), level_of_bot("ismcts", "kamara")
+    ('hard', 'hard', 'ismcts')
+    """
+    factory = _factory(name, game)
+    if factory is None:
+        return name
+    return next(other for other, _ in _BOTS if _factory(other, game) == factory)
+
+
+def offered_bots(game: str) -> list[str]:
+    """The bots of ``game``, each by the name it goes by (:func:`level_of_bot`): what a player chooses from.
+
+    >>> "ismcts" in offered_bots("lama"), "ismcts" in offered_bots("kamara"), "turns" in offered_bots("kamara")
+    (False, True, False)
+    """
+    return [name for name in list_bots(game) if level_of_bot(name, game) == name]
 
 
 def _plugin(kind: str) -> Callable[[str, str], object] | None:
@@ -141,7 +170,7 @@ def get_bot(name: str, game: str) -> Bot:
             return cast(Bot, make(budget))
         except ValueError as error:
             raise BotError(str(error)) from None
-    factory = _BOTS.get((name, game)) or _BOTS.get((name, "*"))
+    factory = _factory(name, game)
     if factory is None:
         raise BotError(f"no bot {name!r} for {game}; available: {', '.join(list_bots(game))}")
     if isinstance(factory, str):

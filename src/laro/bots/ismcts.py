@@ -88,7 +88,9 @@ LEVELS: dict[tuple[str, str], Level] = {
     ("kamara", "easy"): Level(simulations=10, exploration=0.02),
     ("kamara", "medium"): Level(simulations=40, exploration=0.02),
     # hard: the heuristic's own move, but its card renewals weighed against keeping the card over four turns
-    # of play (the judge's candidates and lookahead), 30 pairs each; the better on average is played
+    # of play (the judge's candidates and lookahead), 30 pairs each; the better on average is played. Kamara's
+    # ``ismcts`` bot plays it; its ``hard`` bot (laro.bots.kamara_turns) searches whole turns and leaves the
+    # other decisions to it
     ("kamara", "hard"): Level(simulations=60, confidence=0.0),
 }
 
@@ -478,7 +480,8 @@ def medium() -> IsmctsBot:
 
 
 def hard() -> IsmctsBot:
-    """The ``hard`` bot (also called ``ismcts``): the longest search of the levels."""
+    """The ``hard`` bot (also called ``ismcts``): the longest search of the levels (Kamara's ``ismcts``; its
+    ``hard`` is :func:`laro.bots.kamara_turns.hard`)."""
     return IsmctsBot(level="hard", name="hard")
 
 

@@ -1,4 +1,4 @@
-"""Kamara's ``turns`` bot: it searches whole turns under sampled hidden cards, and judges the position a round later.
+"""Kamara's ``hard`` bot (also called ``turns``): whole turns searched under sampled hidden cards, judged a round on.
 
 At the first decision of a turn where the ``heuristic`` would work toward its card (a Move, Port, Flip, Poke, Match
 or End), the bot lists the turns it could play: every sequence of those actions that ends the turn, one per
@@ -11,7 +11,8 @@ unless the heuristic's own turn is within ``margin`` standard errors of the pair
 for the rest of the turn while the chamber goes as planned.
 
 Every other decision (setup, an Exchange, a green card, a ``silip`` or ``panaginip`` choice) is the paired
-search's (:mod:`laro.bots.ismcts`), which plays the heuristic's move and weighs its Exchanges.
+search's (:mod:`laro.bots.ismcts`, Kamara's ``ismcts`` bot), which plays the heuristic's move and weighs its
+Exchanges.
 
 >>> import random, laro
 >>> state = laro.get_game("kamara").new_game(num_players=3, seed=3)
@@ -40,7 +41,7 @@ from laro.core.registry import get_game
 from laro.games.kamara.actions import END, FLIP, MATCH, MOVE, POKE, PORT, KamaraAction
 from laro.games.kamara.state import KamaraState
 
-__all__ = ["Settings", "TurnSearchBot", "turn_search", "turns"]
+__all__ = ["Settings", "TurnSearchBot", "hard", "turns"]
 
 A = TypeVar("A", bound=Action)
 
@@ -102,9 +103,9 @@ def turns(state: KamaraState, limit: int) -> list[tuple[KamaraState, tuple[Kamar
 
 
 class TurnSearchBot:
-    """The ``turns`` Kamara bot (see the module docstring)."""
+    """Kamara's ``hard`` bot (see the module docstring)."""
 
-    def __init__(self, settings: Settings | None = None, name: str = "turns") -> None:
+    def __init__(self, settings: Settings | None = None, name: str = "hard") -> None:
         self.name = name
         self.settings = settings or Settings()
         self.paired = IsmctsBot(level="hard", name=name)  # every decision that is not a turn's work
@@ -210,6 +211,6 @@ def _value(judge: KamaraJudge, state: KamaraState, seat: int) -> float:
     return judge.values(state)[seat]
 
 
-def turn_search() -> TurnSearchBot:
-    """The ``turns`` bot: Kamara's turn search with its default settings."""
-    return TurnSearchBot(name="turns")
+def hard() -> TurnSearchBot:
+    """Kamara's ``hard`` bot (also called ``turns``): the turn search with its default settings."""
+    return TurnSearchBot(name="hard")

@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from laro.core import LaroError
 from laro.server.errors import Refusal
 from laro.server.hub import Hub
-from laro.server.ratings import LEVELS, NEW_SKILL, edition, shown
+from laro.server.ratings import NEW_SKILL, edition, levels_of, shown
 from laro.server.store import Store
 from laro.server.store.matches import Ticket
 from laro.server.table import commands
@@ -171,9 +171,9 @@ class Matchmaker:
         return len(ids)
 
     async def _bot_level(self, game: str, target: float) -> str:
-        """The public bot level rated closest to ``target`` in the game (see :func:`closest_level`)."""
+        """The public bot level of the game rated closest to ``target`` in it (see :func:`closest_level`)."""
         ratings: dict[str, int] = {}
-        for level in LEVELS:
+        for level in levels_of(game):
             rows = [row for row in await self.store.ratings.of(f"bot:{level}") if row.game == edition(game, {})]
             ratings[level] = shown(rows[0].mu, rows[0].sigma) if rows else shown(*NEW_SKILL)
         return closest_level(ratings, target)

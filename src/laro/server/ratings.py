@@ -4,7 +4,9 @@ each finished game's places, per game and edition (``lama``, ``lama-party``, ``k
 - A game is rated when it ended as its rules end it (not expired, abandoned, …), its table allowed no takebacks,
   every seat made for a person is held by an account (its player is placed as the seat finished, whoever played
   it to the end: a stand-in too), at least one is, and every bot is one of the public levels (:data:`LEVELS`,
-  each a player with a profile of its own, ``bot:<level>``).
+  each a player with a profile of its own, ``bot:<level>``). A bot's other name is rated as the level it is in
+  its game (:func:`laro.bots.base.level_of_bot`): ``ismcts`` as ``hard`` in L.A.M.A., ``turns`` as ``hard`` in
+  Kamara, where ``ismcts`` is a level of its own.
 - Places come from the scores (the game's ``score_order``), the winners first; equal scores share a place.
 - The rating shown is the conservative one, OpenSkill's ordinal mu - 3 sigma, scaled as its ``ordinal(alpha,
   target)`` allows: ``40 (mu - 3 sigma) + 1000``, so a new player shows 1000 and a well-known average one (mu 25,
@@ -28,18 +30,29 @@ from collections.abc import Sequence
 
 from openskill.models import PlackettLuce
 
+from laro.bots import level_of_bot, offered_bots
 from laro.core import JSONDict, LaroError, get_game
 from laro.server.store import Store, TableSummary
 from laro.server.store.ratings import Placed, Skill
 from laro.server.tasks import cancel_and_wait, spawn
 
-__all__ = ["LEVELS", "NEW_SKILL", "Rater", "edition", "placed", "places", "rate_skills", "shown", "subject_of"]
+__all__ = [
+    "LEVELS",
+    "NEW_SKILL",
+    "Rater",
+    "edition",
+    "levels_of",
+    "placed",
+    "places",
+    "rate_skills",
+    "shown",
+    "subject_of",
+]
 
 log = logging.getLogger("laro.server.ratings")
 
 # the bots rated as players, each with a profile
-LEVELS = ("random", "heuristic", "easy", "medium", "hard", "learned", "turns")
-_ALIASES = {"ismcts": "hard"}  # the command line's name of a level
+LEVELS = ("random", "heuristic", "easy", "medium", "hard", "ismcts", "learned")
 ALPHA, TARGET = 40.0, 1000.0  # the shown rating: ALPHA * (mu - 3 sigma) + TARGET
 NEW_SKILL = (25.0, 25.0 / 3)  # a new player's mu and sigma (OpenSkill's defaults)
 _MODEL = PlackettLuce()
@@ -70,12 +83,27 @@ def rate_skills(before: list[Skill | None], ranks: list[int]) -> list[Skill]:
     return [(team[0].mu, team[0].sigma) for team in after]
 
 
-def subject_of(seat: JSONDict, holder: str | None) -> str | None:
-    """Who a seat's player is for ratings: the account holding a person's seat, a bot's level; None: no one."""
+def levels_of(game: str) -> list[str]:
+    """The public levels of bots that play ``game`` (each by the name it goes by there).
+
+    >>> levels_of("lama")
+    ['random', 'heuristic', 'easy', 'medium', 'hard', 'learned']
+    >>> levels_of("kamara")
+    ['random', 'heuristic', 'easy', 'medium', 'hard', 'ismcts']
+    """
+    offered = offered_bots(game)
+    return [level for level in LEVELS if level in offered]
+
+
+def subject_of(seat: JSONDict, holder: str | None, game: str) -> str | None:
+    """Who a seat's player is for ratings: the account holding a person's seat, a bot's level; None: no one.
+
+    >>> subject_of({"bot": "ismcts"}, None, "lama"), subject_of({"bot": "ismcts"}, None, "kamara")
+    ('bot:hard', 'bot:ismcts')
+    """
     if seat.get("token_hash") is not None:
         return None if holder is None else f"person:{holder}"
-    bot = str(seat.get("bot") or "")
-    level = _ALIASES.get(bot, bot)
+    level = level_of_bot(str(seat.get("bot") or ""), game)
     return f"bot:{level}" if level in LEVELS else None
 
 
@@ -88,7 +116,7 @@ def placed(summary: TableSummary, holders: dict[int, str]) -> list[Placed] | Non
         order = get_game(meta.game).score_order
     except LaroError:
         return None
-    subjects = [subject_of(seat, holders.get(index)) for index, seat in enumerate(meta.seats)]
+    subjects = [subject_of(seat, holders.get(index), meta.game) for index, seat in enumerate(meta.seats)]
     scores = result.get("scores")
     if None in subjects or not isinstance(scores, list) or len(scores) != meta.num_players:
         return None

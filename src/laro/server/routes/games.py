@@ -13,7 +13,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from laro.bots import list_bots
+from laro.bots import offered_bots
 from laro.core import ComponentSource, Game, JSONDict, LaroError, component_data, get_game, list_games, traits_of
 from laro.server.clocks import profiles
 from laro.server.errors import Code, Refusal
@@ -47,7 +47,7 @@ def _declared(name: str, game: Game) -> JSONDict:
         "score_order": game.score_order,
         **traits.to_json(),
         "components": isinstance(game, ComponentSource),
-        "bots": list_bots(name),
+        "bots": offered_bots(name),
         "options": [
             {
                 "name": spec.name,

@@ -59,12 +59,12 @@ function choiceLabel(game, option, choice) {
   return text === key ? String(choice).replaceAll("_", " ") : text;
 }
 
-const BOT_ORDER = ["heuristic", "easy", "medium", "hard", "learned", "random"];
+const BOT_ORDER = ["heuristic", "easy", "medium", "ismcts", "hard", "learned", "random"];
 
-// The bots a seat can be given, strongest-known first; "ismcts" is the command line's name for "hard".
+// The bots a seat can be given (the server names each once), strongest-known first.
 function offeredBots(bots) {
   const rank = (bot) => (BOT_ORDER.includes(bot) ? BOT_ORDER.indexOf(bot) : BOT_ORDER.length);
-  return bots.filter((bot) => bot !== "ismcts").sort((a, b) => rank(a) - rank(b));
+  return [...bots].sort((a, b) => rank(a) - rank(b));
 }
 
 function botLabel(bot) {

@@ -31,8 +31,7 @@ export default {
   "bot.medium": "Search bot, medium",
   "bot.hard": "Search bot, hard",
   "bot.learned": "Learned bot (4 players)",
-  "bot.turns": "Search bot, whole turns",
-  "bot.ismcts": "Search bot, hard",
+  "bot.ismcts": "Search bot, weighs its Exchanges",
   "bot.random": "Random bot",
 
   // table status
