@@ -1,5 +1,6 @@
-"""Kamara's ``ismcts`` bot (the search's ``hard`` level): the heuristic's moves, its Exchanges weighed by paired
-playouts over a few turns. Kamara's ``hard`` bot leaves every decision but its turns' work to it."""
+"""Kamara's ``easy`` bot, also called ``ismcts`` (the search's ``hard`` level): the heuristic's moves, its
+Exchanges weighed by paired playouts over a few turns. Kamara's ``medium`` and ``hard`` leave it every decision
+but their turns' work."""
 
 from __future__ import annotations
 
@@ -44,10 +45,10 @@ def _game(bot: IsmctsBot, seed: int, players: int = 4) -> tuple[int, int, int]:
     return left, searched, moves
 
 
-def test_ismcts_plays_the_heuristic_but_weighs_its_exchanges() -> None:
+def test_easy_plays_the_heuristic_but_weighs_its_exchanges() -> None:
     left = searched = moves = 0
     for seed in range(3):
-        bot = get_bot("ismcts", "kamara")
+        bot = get_bot("easy", "kamara")
         assert isinstance(bot, IsmctsBot)
         game_left, game_searched, game_moves = _game(bot, seed)
         left, searched, moves = left + game_left, searched + game_searched, moves + game_moves

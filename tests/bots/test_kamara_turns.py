@@ -10,6 +10,7 @@ import pytest
 
 import laro
 from laro.bots.base import get_bot, level_of_bot, list_bots, offered_bots
+from laro.bots.ismcts import IsmctsBot
 from laro.bots.kamara_heuristic import KamaraHeuristicBot
 from laro.bots.kamara_turns import Settings, TurnSearchBot, turns
 from laro.games.kamara.actions import END
@@ -94,21 +95,28 @@ def test_the_same_seed_gives_the_same_game() -> None:
     assert (first.searched, first.left) == (second.searched, second.left)
 
 
-def test_the_turn_search_is_kamaras_hard_bot_also_called_turns() -> None:
+def test_kamaras_levels_are_the_paired_search_then_the_turn_search_at_two_budgets() -> None:
     for name in ("hard", "turns"):
         bot = get_bot(name, "kamara")
-        assert isinstance(bot, TurnSearchBot) and bot.name == "hard"
-    assert not isinstance(get_bot("ismcts", "kamara"), TurnSearchBot)  # the paired search, on its own
+        assert isinstance(bot, TurnSearchBot) and bot.name == "hard" and bot.settings == Settings()
+    medium = get_bot("medium", "kamara")
+    assert isinstance(medium, TurnSearchBot) and medium.settings == Settings(samples=24, shortlist=6)
+    for name in ("easy", "ismcts"):  # the paired search, on its own
+        easy = get_bot(name, "kamara")
+        assert isinstance(easy, IsmctsBot) and easy.name == "easy" and easy.level == "hard"
     assert not isinstance(get_bot("hard", "lama"), TurnSearchBot)
-    assert level_of_bot("turns", "kamara") == "hard" and level_of_bot("ismcts", "kamara") == "ismcts"
-    assert "turns" in list_bots("kamara") and "turns" not in offered_bots("kamara")  # one bot, offered once
+    assert level_of_bot("turns", "kamara") == "hard" and level_of_bot("ismcts", "kamara") == "easy"
+    assert {"ismcts", "turns"} <= set(list_bots("kamara"))
+    assert offered_bots("kamara") == ["easy", "hard", "heuristic", "medium", "random"]  # each bot once
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name", ["kamara-hard-heuristic-seed2", "kamara-ismcts-heuristic-seed2"])
-def test_the_published_games_of_hard_and_ismcts_replay(name: str) -> None:
+@pytest.mark.parametrize(
+    "name", ["kamara-hard-heuristic-seed2", "kamara-medium-heuristic", "kamara-easy-heuristic-seed2"]
+)
+def test_the_published_games_of_the_levels_replay(name: str) -> None:
     """The first two games of a file in docs/strength come out the same from its command today: ``hard``'s (the
-    turn search) and ``ismcts``'s (the paired search, Kamara's ``hard`` before the turn search)."""
+    turn search, played as ``turns``), ``medium``'s, and ``easy``'s (the paired search, played as ``hard``)."""
     path = Path(__file__).parents[2] / "docs" / "strength" / f"{name}.jsonl"
     lines = path.read_text().splitlines()
     header = json.loads(lines[0])

@@ -106,9 +106,8 @@ def test_the_leaderboard_and_a_deleted_account(backend: Backend) -> None:
 
 
 def test_a_bot_is_rated_under_the_level_it_is_in_its_game() -> None:
-    """``ismcts`` is L.A.M.A.'s ``hard``; Kamara's ``hard`` (also called ``turns``) searches its turns, and its
-    ``ismcts`` is a level of its own. Quick match chooses only among the levels that play the game."""
+    """``ismcts`` is L.A.M.A.'s ``hard`` and Kamara's ``easy``; Kamara's ``turns`` is its ``hard``. Quick match
+    chooses only among the levels that play the game."""
     rated = {game: [subject_of({"bot": bot}, None, game) for bot in ("ismcts", "turns", "hard")] for game in GAMES}
-    assert rated == {"lama": ["bot:hard", None, "bot:hard"], "kamara": ["bot:ismcts", "bot:hard", "bot:hard"]}
+    assert rated == {"lama": ["bot:hard", None, "bot:hard"], "kamara": ["bot:easy", "bot:hard", "bot:hard"]}
     assert "learned" in levels_of("lama") and "learned" not in levels_of("kamara")
-    assert "ismcts" in levels_of("kamara") and "ismcts" not in levels_of("lama")

@@ -120,15 +120,15 @@ def test_the_tables_drawn_again_keep_the_focus(server: Server, page: Page) -> No
 
 
 def test_a_seat_offers_each_bot_of_the_game_once(server: Server, page: Page) -> None:
-    """The server names each bot once (``ismcts`` is L.A.M.A.'s ``hard``, ``turns`` Kamara's), the lobby keeps
-    its order, the smart bot first."""
+    """The server names each bot once (``ismcts`` is L.A.M.A.'s ``hard`` and Kamara's ``easy``, ``turns`` Kamara's
+    ``hard``), the lobby keeps its order, the smart bot first."""
     page.goto(server.url + "/")
     for game, bots in (
         ("lama", ["heuristic", "easy", "medium", "hard", "learned", "random"]),
-        ("kamara", ["heuristic", "easy", "medium", "ismcts", "hard", "random"]),
+        ("kamara", ["heuristic", "easy", "medium", "hard", "random"]),
     ):
         page.locator(f".game-choice[data-game={game}]").click()
         options = page.get_by_test_id("seat-kind-1").locator("option")
         expect(options).to_have_count(1 + len(bots))
         assert options.evaluate_all("nodes => nodes.map(node => node.value)") == ["human", *[f"bot:{b}" for b in bots]]
-    expect(options.nth(4)).to_have_text("Search bot, weighs its Exchanges")
+    expect(options.nth(4)).to_have_text("Search bot, hard")

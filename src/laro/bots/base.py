@@ -91,8 +91,12 @@ _BOTS: dict[tuple[str, str], str | BotFactory] = {
     ("easy", "*"): "laro.bots.ismcts:easy",
     ("medium", "*"): "laro.bots.ismcts:medium",
     ("hard", "*"): "laro.bots.ismcts:hard",
-    ("hard", "kamara"): "laro.bots.kamara_turns:hard",  # Kamara's hard searches whole turns
+    # Kamara's levels, between its heuristic and its hard: the paired search over Exchanges, then whole turns
+    ("easy", "kamara"): "laro.bots.kamara_turns:easy",
+    ("medium", "kamara"): "laro.bots.kamara_turns:medium",
+    ("hard", "kamara"): "laro.bots.kamara_turns:hard",
     ("ismcts", "*"): "laro.bots.ismcts:hard",
+    ("ismcts", "kamara"): "laro.bots.kamara_turns:easy",
     ("turns", "kamara"): "laro.bots.kamara_turns:hard",
     ("learned", "lama"): "laro.bots.lama_learned:LearnedBot",
 }
@@ -124,11 +128,11 @@ def _factory(name: str, game: str) -> str | BotFactory | None:
 
 
 def level_of_bot(name: str, game: str) -> str:
-    """The name a bot of ``game`` goes by: the first name registered for the same bot. ``ismcts`` is L.A.M.A.'s
-    ``hard``, Kamara's ``turns`` is its ``hard`` too, and Kamara's ``ismcts`` (the paired search) is itself.
+    """The name a bot of ``game`` goes by: the first name registered for the same bot. ``ismcts`` (the search's
+    ``hard`` level) is L.A.M.A.'s ``hard`` and Kamara's ``easy``; Kamara's ``turns`` is its ``hard``.
 
-    >>> level_of_bot("ismcts", "lama"), level_of_bot("turns", "kamara"), level_of_bot("ismcts", "kamara")
-    ('hard', 'hard', 'ismcts')
+    >>> level_of_bot("ismcts", "lama"), level_of_bot("ismcts", "kamara"), level_of_bot("turns", "kamara")
+    ('hard', 'easy', 'hard')
     """
     factory = _factory(name, game)
     if factory is None:
@@ -139,8 +143,8 @@ def level_of_bot(name: str, game: str) -> str:
 def offered_bots(game: str) -> list[str]:
     """The bots of ``game``, each by the name it goes by (:func:`level_of_bot`): what a player chooses from.
 
-    >>> "ismcts" in offered_bots("lama"), "ismcts" in offered_bots("kamara"), "turns" in offered_bots("kamara")
-    (False, True, False)
+    >>> offered_bots("kamara")
+    ['easy', 'hard', 'heuristic', 'medium', 'random']
     """
     return [name for name in list_bots(game) if level_of_bot(name, game) == name]
 

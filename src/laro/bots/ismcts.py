@@ -89,8 +89,8 @@ LEVELS: dict[tuple[str, str], Level] = {
     ("kamara", "medium"): Level(simulations=40, exploration=0.02),
     # hard: the heuristic's own move, but its card renewals weighed against keeping the card over four turns
     # of play (the judge's candidates and lookahead), 30 pairs each; the better on average is played. Kamara's
-    # ``ismcts`` bot plays it; its ``hard`` bot (laro.bots.kamara_turns) searches whole turns and leaves the
-    # other decisions to it
+    # bots are its own (laro.bots.kamara_turns): ``easy`` is this search, ``medium`` and ``hard`` search whole
+    # turns and leave it the other decisions; the tree levels above are the search's, for who asks for them
     ("kamara", "hard"): Level(simulations=60, confidence=0.0),
 }
 
@@ -480,8 +480,8 @@ def medium() -> IsmctsBot:
 
 
 def hard() -> IsmctsBot:
-    """The ``hard`` bot (also called ``ismcts``): the longest search of the levels (Kamara's ``ismcts``; its
-    ``hard`` is :func:`laro.bots.kamara_turns.hard`)."""
+    """The ``hard`` bot (also called ``ismcts``): the longest search of the levels (Kamara's bots are
+    :mod:`laro.bots.kamara_turns`'s)."""
     return IsmctsBot(level="hard", name="hard")
 
 

@@ -11,8 +11,8 @@ unless the heuristic's own turn is within ``margin`` standard errors of the pair
 for the rest of the turn while the chamber goes as planned.
 
 Every other decision (setup, an Exchange, a green card, a ``silip`` or ``panaginip`` choice) is the paired
-search's (:mod:`laro.bots.ismcts`, Kamara's ``ismcts`` bot), which plays the heuristic's move and weighs its
-Exchanges.
+search's (:mod:`laro.bots.ismcts`, Kamara's ``easy`` bot), which plays the heuristic's move and weighs its
+Exchanges. Kamara's ``medium`` is the same search as ``hard`` with half the determinisations and half the turns.
 
 >>> import random, laro
 >>> state = laro.get_game("kamara").new_game(num_players=3, seed=3)
@@ -41,7 +41,7 @@ from laro.core.registry import get_game
 from laro.games.kamara.actions import END, FLIP, MATCH, MOVE, POKE, PORT, KamaraAction
 from laro.games.kamara.state import KamaraState
 
-__all__ = ["Settings", "TurnSearchBot", "hard", "turns"]
+__all__ = ["Settings", "TurnSearchBot", "easy", "hard", "medium", "turns"]
 
 A = TypeVar("A", bound=Action)
 
@@ -209,6 +209,17 @@ def _value(judge: KamaraJudge, state: KamaraState, seat: int) -> float:
     if state.current_player is None:
         return win_shares(state)[seat]
     return judge.values(state)[seat]
+
+
+def easy() -> IsmctsBot:
+    """Kamara's ``easy`` bot (also called ``ismcts``): the paired search alone, which plays the heuristic's moves
+    and weighs its Exchanges (the search's ``hard`` level in Kamara)."""
+    return IsmctsBot(level="hard", name="easy")
+
+
+def medium() -> TurnSearchBot:
+    """Kamara's ``medium`` bot: the turn search comparing the best 6 turns on 24 determinisations."""
+    return TurnSearchBot(Settings(samples=24, shortlist=6), name="medium")
 
 
 def hard() -> TurnSearchBot:

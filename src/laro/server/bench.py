@@ -311,7 +311,7 @@ _ONE_ADDRESS = (
 
 def _start_heavy(base: str, heavy: int) -> None:
     """``heavy`` tables of 6 hard L.A.M.A. bots, which search at every decision (long games: they think for as
-    long as the phase lasts). Kamara's hard bot searches its turns, a few a round, so it is the lighter load."""
+    long as the phase lasts)."""
     body = {"game": "lama", "players": 6, "options": {"end_score": 1000}, "bots": {str(s): "hard" for s in range(6)}}
     for _ in range(heavy):
         _post(base, "/api/tables", body)

@@ -5,8 +5,8 @@ each finished game's places, per game and edition (``lama``, ``lama-party``, ``k
   every seat made for a person is held by an account (its player is placed as the seat finished, whoever played
   it to the end: a stand-in too), at least one is, and every bot is one of the public levels (:data:`LEVELS`,
   each a player with a profile of its own, ``bot:<level>``). A bot's other name is rated as the level it is in
-  its game (:func:`laro.bots.base.level_of_bot`): ``ismcts`` as ``hard`` in L.A.M.A., ``turns`` as ``hard`` in
-  Kamara, where ``ismcts`` is a level of its own.
+  its game (:func:`laro.bots.base.level_of_bot`): ``ismcts`` as ``hard`` in L.A.M.A. and as ``easy`` in Kamara,
+  ``turns`` as Kamara's ``hard``.
 - Places come from the scores (the game's ``score_order``), the winners first; equal scores share a place.
 - The rating shown is the conservative one, OpenSkill's ordinal mu - 3 sigma, scaled as its ``ordinal(alpha,
   target)`` allows: ``40 (mu - 3 sigma) + 1000``, so a new player shows 1000 and a well-known average one (mu 25,
@@ -52,7 +52,7 @@ __all__ = [
 log = logging.getLogger("laro.server.ratings")
 
 # the bots rated as players, each with a profile
-LEVELS = ("random", "heuristic", "easy", "medium", "hard", "ismcts", "learned")
+LEVELS = ("random", "heuristic", "easy", "medium", "hard", "learned")
 ALPHA, TARGET = 40.0, 1000.0  # the shown rating: ALPHA * (mu - 3 sigma) + TARGET
 NEW_SKILL = (25.0, 25.0 / 3)  # a new player's mu and sigma (OpenSkill's defaults)
 _MODEL = PlackettLuce()
@@ -89,7 +89,7 @@ def levels_of(game: str) -> list[str]:
     >>> levels_of("lama")
     ['random', 'heuristic', 'easy', 'medium', 'hard', 'learned']
     >>> levels_of("kamara")
-    ['random', 'heuristic', 'easy', 'medium', 'hard', 'ismcts']
+    ['random', 'heuristic', 'easy', 'medium', 'hard']
     """
     offered = offered_bots(game)
     return [level for level in LEVELS if level in offered]
@@ -99,7 +99,7 @@ def subject_of(seat: JSONDict, holder: str | None, game: str) -> str | None:
     """Who a seat's player is for ratings: the account holding a person's seat, a bot's level; None: no one.
 
     >>> subject_of({"bot": "ismcts"}, None, "lama"), subject_of({"bot": "ismcts"}, None, "kamara")
-    ('bot:hard', 'bot:ismcts')
+    ('bot:hard', 'bot:easy')
     """
     if seat.get("token_hash") is not None:
         return None if holder is None else f"person:{holder}"

@@ -59,7 +59,7 @@ function choiceLabel(game, option, choice) {
   return text === key ? String(choice).replaceAll("_", " ") : text;
 }
 
-const BOT_ORDER = ["heuristic", "easy", "medium", "ismcts", "hard", "learned", "random"];
+const BOT_ORDER = ["heuristic", "easy", "medium", "hard", "learned", "random"];
 
 // The bots a seat can be given (the server names each once), strongest-known first.
 function offeredBots(bots) {

@@ -31,7 +31,6 @@ export default {
   "bot.medium": "Search bot, medium",
   "bot.hard": "Search bot, hard",
   "bot.learned": "Learned bot (4 players)",
-  "bot.ismcts": "Search bot, weighs its Exchanges",
   "bot.random": "Random bot",
 
   // table status

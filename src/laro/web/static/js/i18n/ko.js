@@ -31,7 +31,6 @@ export default {
   "bot.medium": "탐색 봇 (보통)",
   "bot.hard": "탐색 봇 (어려움)",
   "bot.learned": "학습된 봇 (4인)",
-  "bot.ismcts": "탐색 봇 (교환만 따져 봄)",
   "bot.random": "무작위 봇",
 
   // table status
