@@ -12,7 +12,7 @@ for the rest of the turn while the chamber goes as planned.
 
 Every other decision (setup, an Exchange, a green card, a ``silip`` or ``panaginip`` choice) is the paired
 search's (:mod:`laro.bots.ismcts`, Kamara's ``easy`` bot), which plays the heuristic's move and weighs its
-Exchanges. Kamara's ``medium`` is the same search as ``hard`` with half the determinisations and half the turns.
+Exchanges. Kamara's ``medium`` is the same search as ``hard`` on half the determinisations.
 
 >>> import random, laro
 >>> state = laro.get_game("kamara").new_game(num_players=3, seed=3)
@@ -54,7 +54,7 @@ class Settings:
     the race estimate; ``margin``: standard errors of the paired differences a turn must be ahead by;
     ``positions``: the most positions a turn's listing visits."""
 
-    samples: int = 48
+    samples: int = 96
     shortlist: int = 12
     margin: float = 1.0
     positions: int = 4_000
@@ -218,8 +218,8 @@ def easy() -> IsmctsBot:
 
 
 def medium() -> TurnSearchBot:
-    """Kamara's ``medium`` bot: the turn search comparing the best 6 turns on 24 determinisations."""
-    return TurnSearchBot(Settings(samples=24, shortlist=6), name="medium")
+    """Kamara's ``medium`` bot: the turn search on half the determinisations."""
+    return TurnSearchBot(Settings(samples=48), name="medium")
 
 
 def hard() -> TurnSearchBot:
