@@ -66,6 +66,7 @@ __all__ = [
     "play_rounds",
     "round_values",
     "values_of",
+    "win_chances",
 ]
 
 Ints = npt.NDArray[np.int64]
@@ -429,11 +430,17 @@ def round_values(
     if party:
         back = np.where(mine >= PINK_POINTS, PINK_POINTS, back)
     totals[rows, ended] -= np.where(emptied, back, 0)
+    return win_chances(totals, end_score)[:, seat]
+
+
+def win_chances(totals: Ints, end_score: int) -> npt.NDArray[np.float64]:
+    """Every seat's value of rounds ended at ``totals`` (rows, seats; the tokens given back): its share of the win
+    if the game ends, else its win chance as :func:`~laro.bots.lama_playout.round_value` reads it."""
     best = totals.min(axis=1)
     most = totals.max(axis=1)
     over = most >= end_score
     winners = (totals == best[:, None]).sum(axis=1)
-    values = np.where(totals[:, seat] == best, 1.0 / winners, 0.0)
+    values = np.where(totals == best[:, None], 1.0 / winners[:, None], 0.0)
     going = ~over
     if going.any():
         table = _weight_table(end_score)
@@ -442,7 +449,7 @@ def round_values(
         whole = weights[:, 0]
         for other in range(1, weights.shape[1]):
             whole = whole + weights[:, other]
-        values[going] = weights[:, seat] / whole
+        values[going] = weights / whole[:, None]
     return values
 
 

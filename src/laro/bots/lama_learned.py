@@ -43,7 +43,7 @@ from laro.bots.lama_heuristic import LamaHeuristicBot
 from laro.core.game import Action, JSONDict
 from laro.games.lama.cards import ALL_CARD_TEXT, CARD_TEXT
 
-__all__ = ["ADVANTAGE_INPUTS", "ADVANTAGE_SCALE", "NETWORKS", "LearnedBot", "Network", "load_network"]
+__all__ = ["ADVANTAGE_INPUTS", "ADVANTAGE_SCALE", "NETWORKS", "LearnedBot", "Network", "load_network", "read_network"]
 
 A = TypeVar("A", bound=Action)
 NETWORKS = {"classic": "lama-learned-4p-classic.npz", "party": "lama-learned-4p-party.npz"}  # by edition
@@ -84,11 +84,18 @@ _HEURISTIC = LamaHeuristicBot()
 @functools.cache
 def load_network(edition: str) -> Network:
     """The shipped network of ``edition`` (read once per process)."""
-    with resources.files("laro.bots.data").joinpath(NETWORKS[edition]).open("rb") as file, np.load(file) as data:
+    with resources.files("laro.bots.data").joinpath(NETWORKS[edition]).open("rb") as file:
+        return read_network(file, edition, NETWORKS[edition])
+
+
+def read_network(file: Any, edition: str, name: str) -> Network:
+    """The network of a ``policy:`` file (a path or an open binary file) that must be a L.A.M.A. ``edition`` policy;
+    ``name`` names it in the error."""
+    with np.load(file) as data:
         meta = json.loads(str(data["meta"]))
         layers = [(data[f"w{i}"], data[f"b{i}"]) for i in range(int(meta["layers"]))]
     if meta.get("format") != "laro-policy-1" or meta["options"].get("edition", "classic") != edition:
-        raise BotError(f"the learned network {NETWORKS[edition]} is not a L.A.M.A. {edition} policy")
+        raise BotError(f"the learned network {name} is not a L.A.M.A. {edition} policy")
     return Network(meta, layers)
 
 

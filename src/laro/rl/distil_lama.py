@@ -34,15 +34,20 @@ import random
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import cast
 
 import numpy as np
 import numpy.typing as npt
 
 from laro.bots.base import get_bot
+from laro.bots.lama_deals import deal_many
 from laro.bots.lama_judge import LamaJudge
-from laro.bots.lama_learned import ADVANTAGE_INPUTS, ADVANTAGE_SCALE
+from laro.bots.lama_learned import ADVANTAGE_INPUTS, ADVANTAGE_SCALE, Network, load_network, read_network
 from laro.core import get_game
+from laro.core.game import Action
+from laro.games.lama.sampling import LamaSampler
 from laro.rl.gym_vector import Masks, Observations
+from laro.rl.lama_continued import Decision, SeatPolicy, continued_values
 from laro.rl.policy_bot import save_policy
 from laro.rl.spec import Table
 from laro.rl.train_lama import (
@@ -56,15 +61,16 @@ from laro.rl.train_lama import (
     share_against_heuristic,
 )
 
-__all__ = ["advantages", "choose", "features", "fit", "label", "win_share"]
+__all__ = ["advantages", "choose", "features", "fit", "label", "network_policy", "win_share"]
 
 Floats = npt.NDArray[np.float64]
 Labels = dict[str, npt.NDArray[np.generic]]
 FLOOR = 0.1  # a move worse than the heuristic's by more is fitted as this much worse
 
 
-def label(edition: str, seed: int, games: int, determinisations: int) -> Labels:
-    """Heuristic games' decisions valued as the hard search values them (see the module docstring)."""
+def label(edition: str, seed: int, games: int, determinisations: int, onward: SeatPolicy | None = None) -> Labels:
+    """Heuristic games' decisions valued as the hard search values them (see the module docstring); with
+    ``onward``, the seat that decided plays the playouts on by that policy (:mod:`laro.rl.lama_continued`)."""
     game = get_game("lama")
     options = {"edition": edition}
     judge = LamaJudge()
@@ -73,26 +79,49 @@ def label(edition: str, seed: int, games: int, determinisations: int) -> Labels:
     encoding = table.encoding
     rng = random.Random(seed)
     rows: dict[str, list[npt.NDArray[np.generic]]] = {"x": [], "h": [], "q": [], "s": []}
+
+    def keep(values: Floats, legal: Sequence[Action], choice: int) -> None:
+        columns = [action.index for action in legal]
+        q, s = np.full(table.num_actions, np.nan), np.full(table.num_actions, np.nan)
+        q[columns] = values.mean(axis=0)
+        s[columns] = (values - values[:, [columns.index(choice)]]).std(axis=0)
+        rows["q"].append(q)
+        rows["s"].append(s)
+
     for k in range(games):
         state = game.new_game(PLAYERS, seed=100_000 * seed + k, options=options)
         memories: list[dict[object, object]] = [{} for _ in range(PLAYERS)]
+        decisions: list[tuple[Decision, int]] = []
         while (seat := state.current_player) is not None:
             observation = state.observation(seat)
             legal = state.legal_actions()
             sample = judge.sampler(game, observation, memories[seat])
             choice = heuristic.choose(observation, legal, rng)
             if len(legal) > 1:
-                values = judge.play_batch(sample, legal, determinisations, rng)
-                columns = [action.index for action in legal]
-                q, s = np.full(table.num_actions, np.nan), np.full(table.num_actions, np.nan)
-                q[columns] = values.mean(axis=0)
-                s[columns] = (values - values[:, [columns.index(choice.index)]]).std(axis=0)
                 rows["x"].append(encoding.encode(observation))
                 rows["h"].append(np.array(choice.index))
-                rows["q"].append(q)
-                rows["s"].append(s)
+                if onward is None:
+                    keep(judge.play_batch(sample, legal, determinisations, rng), legal, choice.index)
+                else:
+                    dealt = deal_many(cast(LamaSampler, sample), rng, determinisations)
+                    decisions.append((Decision(cast(LamaSampler, sample), dealt, legal), choice.index))
             state = state.apply(choice)
+        if onward is not None and decisions:
+            valued = continued_values([decision for decision, _ in decisions], options, onward)
+            for values, (decision, choice_index) in zip(valued, decisions, strict=True):
+                keep(values, decision.actions, choice_index)
     return {name: np.array(column) for name, column in rows.items()}
+
+
+def network_policy(network: Network) -> SeatPolicy:
+    """A shipped-format advantage network as the seat's policy in :func:`~laro.rl.lama_continued.continued_values`."""
+    layers: Layers = [(w.astype(np.float64), b.astype(np.float64)) for w, b in network.layers]
+    margin = network.margin / ADVANTAGE_SCALE
+
+    def play(observations: Observations, masks: Masks, moves: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+        return choose(layers, features(observations, moves, masks.shape[1]), moves, masks, margin)
+
+    return play
 
 
 def features(vectors: npt.NDArray[np.floating], moves: npt.NDArray[np.integer], actions: int) -> Floats:
@@ -182,6 +211,11 @@ def main(argv: Sequence[str] | None = None) -> None:
         help="save the labels here, or read them if the file exists; files that exist, joined by commas, are fitted "
         "together",
     )
+    parser.add_argument(
+        "--onward",
+        help="the seat that decided plays the labels' playouts on by this network: 'learned' (the shipped one) or "
+        "a policy: file of the same kind; without it, by the heuristic",
+    )
     parser.add_argument("--hidden", default="256,256", help="hidden layer sizes")
     parser.add_argument("--epochs", type=int, default=40)
     parser.add_argument("--margin", type=float, default=0.01, help="the advantage (a win chance) to leave the move")
@@ -202,7 +236,15 @@ def main(argv: Sequence[str] | None = None) -> None:
     else:
         if len(paths) > 1:
             parser.error("labels are made into one file at a time")
-        labels = label(args.edition, args.seed, args.games, args.determinisations)
+        onward = None
+        if args.onward:
+            network = (
+                load_network(args.edition)
+                if args.onward == "learned"
+                else read_network(args.onward, args.edition, args.onward)
+            )
+            onward = network_policy(network)
+        labels = label(args.edition, args.seed, args.games, args.determinisations, onward)
         if paths:
             np.savez(paths[0], **labels)  # type: ignore[arg-type]
     print(json.dumps({"positions": len(labels["h"]), "seconds": round(time.process_time() - began)}), flush=True)
@@ -225,6 +267,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         flush=True,
     )
     made = "" if read else f" --games {args.games} --determinisations {args.determinisations}"
+    made += f" --onward {args.onward}" if args.onward and not read else ""
     command = (
         f"python -m laro.rl.distil_lama --edition {args.edition} --seed {args.seed}{made} --hidden {args.hidden} "
         f"--epochs {args.epochs} --margin {args.margin} --eval-every {args.eval_every} --eval-games {args.eval_games}"
