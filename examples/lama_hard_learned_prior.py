@@ -1,17 +1,22 @@
-"""Does the learned bot make ``hard`` stronger as its prior? ``hard`` with the ``learned`` bot's move as its default,
+"""Does the learned bot make ``hard`` stronger as its prior, or as its own play in the playouts? ``hard`` so changed,
 against three ``heuristic`` seats, game by game against ``hard`` itself on the same deals and seats.
 
     python examples/lama_hard_learned_prior.py --edition classic --games 400 --seed 1 \\
         --against docs/strength/lama-hard-heuristic.jsonl
     python examples/lama_hard_learned_prior.py --edition party --games 400 --seed 1 \\
         --against docs/strength/lama-party-hard-heuristic.jsonl
+    python examples/lama_hard_learned_prior.py --playing-on --edition party --games 400 --seed 1 \\
+        --against docs/strength/lama-party-hard-heuristic.jsonl
 
 The bot ``hard+learned`` searches as ``hard`` does (the paired search: every legal move played out by the judge on
 the same determinisations), but the move it keeps unless another beats it by two standard errors is the ``learned``
-bot's choice, not the heuristic's. The games are those of ``laro tournament lama --bots
-hard+learned,heuristic,heuristic,heuristic --seed SEED``: with ``--against``, a tournament file of ``hard`` in the
-same lineup, seed and edition, each game is paired with the same game there, and the script prints the mean
-difference of the searching seat's result with its 95% interval. ``--out`` saves the games as a tournament file.
+bot's choice, not the heuristic's. With ``--playing-on`` the bot is ``hard+onward``: ``hard``'s search and default,
+but in every playout its own seat plays on by the ``learned`` bot's network, the others by the heuristic
+(:mod:`laro.rl.lama_continued`, on the batched engine). The games are those of ``laro tournament lama --bots
+hard+learned,heuristic,heuristic,heuristic --seed SEED`` (or ``hard+onward``): with ``--against``, a tournament
+file of ``hard`` in the same lineup, seed and edition, each game is paired with the same game there, and the script
+prints the mean difference of the searching seat's result with its 95% interval. ``--out`` saves the games as a
+tournament file.
 """
 
 from __future__ import annotations
@@ -20,21 +25,31 @@ import argparse
 import json
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TypeVar
+from typing import TypeVar, cast
+
+import numpy as np
+import numpy.typing as npt
 
 from laro import get_game
 from laro.bots.base import register_bot
 from laro.bots.ismcts import IsmctsBot
 from laro.bots.judges import judge_for
-from laro.bots.lama_learned import LearnedBot
-from laro.core.game import Action, JSONDict
+from laro.bots.lama_deals import deal_many
+from laro.bots.lama_judge import LamaJudge
+from laro.bots.lama_learned import LearnedBot, load_network
+from laro.core.game import Action, GameState, JSONDict
+from laro.games.lama.sampling import LamaSampler
+from laro.games.lama.state import LamaState
+from laro.rl.distil_lama import network_policy
+from laro.rl.lama_continued import Decision, continued_values
 from laro.sim.executors import get_executor
 from laro.sim.ratings import wilson_interval
 from laro.sim.tournament import GameResult, Tournament, prepare, run_tournament
 
 NAME = "hard+learned"
+PLAYING_ON = "hard+onward"
 OTHERS = ("heuristic", "heuristic", "heuristic")
 A = TypeVar("A", bound=Action)
 
@@ -58,12 +73,51 @@ class HardWithPrior(IsmctsBot):
         return next((action for action in legal if action.index == self.preferred), move)
 
 
+class PlayingOnJudge(LamaJudge):
+    """The ``hard`` judge whose batched playouts let the seat that decides play on by the learned network."""
+
+    def play_batch(
+        self,
+        sample: Callable[[random.Random], GameState],
+        actions: Sequence[Action],
+        count: int,
+        rng: random.Random,
+        first: GameState | None = None,
+    ) -> npt.NDArray[np.float64]:
+        lama = cast(LamaSampler, sample)
+        edition = lama.template.options["edition"]
+        dealt = deal_many(lama, rng, count, cast(LamaState | None, first))
+        onward = network_policy(load_network(edition))
+        return continued_values([Decision(lama, dealt, actions)], lama.template.options, onward)[0]
+
+
+class HardPlayingOn(IsmctsBot):
+    """``hard``'s paired search and default, its own seat playing on by the learned network in every playout."""
+
+    def __init__(self) -> None:
+        super().__init__("hard", name=PLAYING_ON)
+        self.judge = PlayingOnJudge()
+
+    def choose(self, observation: JSONDict, legal: Sequence[A], rng: random.Random) -> A:
+        game = get_game(observation["game"])
+        sample = self.determinisations(game, self.judge, observation)
+        if len(legal) == 1:
+            return legal[0]
+        root = self.search(sample, self.judge, rng, self.settings(game.name))
+        by_index = {action.index: action for action in legal}
+        if self.preferred in by_index:
+            return by_index[self.preferred]
+        return by_index[max(root.children.items(), key=lambda child: child[1].visits)[0]]
+
+
 def searching_seat(result: GameResult, bot: str) -> float:
     """The result of the seat ``bot`` played in one game."""
     return result.result[result.seats.index(bot)]
 
 
-def paired(ours: Sequence[GameResult], theirs: Sequence[GameResult], bot: str) -> tuple[int, float, float, float]:
+def paired(
+    ours: Sequence[GameResult], theirs: Sequence[GameResult], bot: str, name: str = NAME
+) -> tuple[int, float, float, float]:
     """On the games in both (the same deal and seat): how many, the searching seat's mean result in ``ours`` and
     in ``theirs`` (where ``bot`` searched), and the 95% half-width of the mean paired difference."""
     by_index = {result.index: result for result in theirs}
@@ -71,9 +125,9 @@ def paired(ours: Sequence[GameResult], theirs: Sequence[GameResult], bot: str) -
     for result in ours:
         other = by_index.get(result.index)
         if other is not None:
-            if other.seed != result.seed or other.seats.index(bot) != result.seats.index(NAME):
+            if other.seed != result.seed or other.seats.index(bot) != result.seats.index(name):
                 raise SystemExit(f"game {result.index} is another deal or seat in the --against file")
-            pairs.append((searching_seat(result, NAME), searching_seat(other, bot)))
+            pairs.append((searching_seat(result, name), searching_seat(other, bot)))
     if len(pairs) < 2:
         raise SystemExit("fewer than two games in common with the --against file")
     count = len(pairs)
@@ -91,15 +145,19 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--out", type=Path, help="save the games as a laro tournament file (and resume it)")
     parser.add_argument("--against", type=Path, help="a tournament file of hard,heuristic,heuristic,heuristic")
+    parser.add_argument(
+        "--playing-on", action="store_true", help="play hard+onward (the learned network in the playouts) instead"
+    )
     args = parser.parse_args(argv)
-    register_bot(NAME, "lama", HardWithPrior)  # for this run's games (and its worker processes) only
+    name = PLAYING_ON if args.playing_on else NAME
+    register_bot(name, "lama", HardPlayingOn if args.playing_on else HardWithPrior)  # this run's games only
     options = {"edition": args.edition}
-    tournament = Tournament.create("lama", [NAME, *OTHERS], seed=args.seed, options=options)
+    tournament = Tournament.create("lama", [name, *OTHERS], seed=args.seed, options=options)
     results = run_tournament(tournament, args.games, get_executor("local", jobs=args.jobs), args.out)
-    wins = sum(searching_seat(result, NAME) for result in results)
+    wins = sum(searching_seat(result, name) for result in results)
     low, high = wilson_interval(wins, len(results))
     print(
-        f"{NAME}, {args.edition}: won {wins / len(results):.1%} of {len(results)} games "
+        f"{name}, {args.edition}: won {wins / len(results):.1%} of {len(results)} games "
         f"(95% CI {low:.1%}-{high:.1%}; fair share 25.0%)"
     )
     if args.against is not None:
@@ -108,10 +166,10 @@ def main(argv: Sequence[str] | None = None) -> None:
         bot = header["bots"][0]
         against = Tournament.create("lama", [bot, *OTHERS], seed=args.seed, options=options)
         theirs = prepare(against, header["games"], args.against)
-        games, mine, other, half = paired(results, theirs.done, bot)
+        games, mine, other, half = paired(results, theirs.done, bot, name)
         gap = mine - other
         print(
-            f"on the same {games} games: {NAME} {mine:.1%}, {bot} {other:.1%}; the difference {gap:+.1%} "
+            f"on the same {games} games: {name} {mine:.1%}, {bot} {other:.1%}; the difference {gap:+.1%} "
             f"(95% CI {gap - half:+.1%} to {gap + half:+.1%})"
         )
 

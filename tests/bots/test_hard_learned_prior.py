@@ -75,3 +75,30 @@ def test_the_script_pairs_its_games_with_hards_file(
 def test_the_bot_is_registered_by_the_script_alone(example: ModuleType) -> None:
     """Loading the example leaves laro's bots as they were (the lobby lists every registered bot)."""
     assert example.NAME not in base.list_bots("lama")
+
+
+def test_playing_on_the_searching_seat_plays_the_learned_network_in_its_playouts(example: ModuleType) -> None:
+    """``hard+onward``'s playouts differ from ``hard``'s (the learned network plays the seat on) on the same
+    determinisations, and its choices are legal through a Party Edition game's first 60 decisions."""
+    from laro.bots.lama_batch import batch_values
+    from laro.bots.lama_judge import LamaJudge
+
+    state = laro.get_game("lama").new_game(4, seed=5, options={"edition": "party"})
+    judge = example.PlayingOnJudge()
+    bot, rng = example.HardPlayingOn(), random.Random(3)
+    bot.simulations = 20
+    differ, decisions = False, 0
+    while not state.is_over and decisions < 60:
+        legal = state.legal_actions()
+        observation = state.observation(state.current_player)
+        sample = judge.sampler(state.game, observation, {})
+        if len(legal) > 1 and not differ:
+            onward = judge.play_batch(sample, legal, 16, random.Random(1))
+            plain = batch_values(LamaJudge(), sample, legal, 16, random.Random(1))
+            assert onward.shape == plain.shape
+            differ = not (onward == plain).all()
+        chosen = bot.choose(observation, legal, rng)
+        assert chosen in legal
+        state = state.apply(chosen)
+        decisions += 1
+    assert differ and decisions == 60
