@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from typing import cast
 
 import numpy as np
@@ -10,14 +11,17 @@ import numpy.typing as npt
 import pytest
 
 import laro
-from laro.bots.base import get_bot
+from laro.bots.base import BotError, get_bot
 from laro.bots.lama_batch import values_of
 from laro.bots.lama_deals import deal_many
 from laro.bots.lama_judge import LamaJudge
+from laro.bots.lama_learned import read_network
 from laro.games.lama.actions import QUIT, LamaAction
 from laro.games.lama.state import LamaState
 from laro.rl import distil_lama
 from laro.rl.lama_continued import Decision, continued_values
+from laro.rl.lama_encoding import LamaEncoding
+from laro.rl.policy_bot import save_policy
 
 
 def _decisions(edition: str, seed: int, count: int) -> list[Decision]:
@@ -84,3 +88,20 @@ def test_labels_with_a_network_playing_on_are_made_at_the_same_positions() -> No
     legal = ~np.isnan(plain["q"])
     assert np.array_equal(legal, ~np.isnan(onward["q"]))
     assert not np.array_equal(plain["q"][legal], onward["q"][legal])
+
+
+def test_a_network_that_cannot_play_on_is_refused_before_any_labelling(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    plain = tmp_path / "plain.npz"
+    save_policy(plain, [(np.zeros((LamaEncoding(4).size, 9)), np.zeros(9))], "lama", 4, {}, "tanh")
+    for path, reason in (
+        (plain, "must read the observation and the heuristic's move"),
+        (tmp_path / "no.npz", "No such"),
+    ):
+        with pytest.raises(SystemExit):
+            distil_lama.main(["--games", "1", "--onward", str(path), "--labels", str(tmp_path / "labels.npz")])
+        assert f"--onward {path}: " in (error := capsys.readouterr().err) and reason in error
+        assert not (tmp_path / "labels.npz").exists()
+    with pytest.raises(BotError, match="must read the observation and the heuristic's move"):
+        distil_lama.network_policy(read_network(plain, "classic", "plain.npz"))

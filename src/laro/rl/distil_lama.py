@@ -10,7 +10,9 @@ the seat to move's position is valued as the ``hard`` search values it: ``--dete
 action by the judge on the batched engine (``LamaJudge.play_batch``), an action's value being the mean of the
 seat's estimated chances to win. The observation vector (:class:`~laro.rl.lama_encoding.LamaEncoding`), the
 heuristic's move, the values and the spread of their paired differences are saved to ``--labels`` (and read from
-there when the file exists). About 85 positions a second on one core; a game has about 200.
+there when the file exists). About 85 positions a second on one core; a game has about 200. With ``--onward``
+(``learned``, or a network file of the same kind), the seat that decided plays every playout on by that network
+instead of the heuristic (:mod:`laro.rl.lama_continued`): a further round of the same distillation.
 
 Then the network: a multilayer perceptron (``tanh``) reads the observation vector and the heuristic's move there
 (one-hot; the heuristic's move is a function of the observation) and is fitted to every legal action's advantage
@@ -39,7 +41,7 @@ from typing import cast
 import numpy as np
 import numpy.typing as npt
 
-from laro.bots.base import get_bot
+from laro.bots.base import BotError, get_bot
 from laro.bots.lama_deals import deal_many
 from laro.bots.lama_judge import LamaJudge
 from laro.bots.lama_learned import ADVANTAGE_INPUTS, ADVANTAGE_SCALE, Network, load_network, read_network
@@ -114,7 +116,14 @@ def label(edition: str, seed: int, games: int, determinisations: int, onward: Se
 
 
 def network_policy(network: Network) -> SeatPolicy:
-    """A shipped-format advantage network as the seat's policy in :func:`~laro.rl.lama_continued.continued_values`."""
+    """A shipped-format advantage network as the seat's policy in :func:`~laro.rl.lama_continued.continued_values`
+    (:class:`~laro.bots.BotError` for a network of another kind or number of players)."""
+    if not network.reads_heuristic or int(network.meta["num_players"]) != PLAYERS:
+        raise BotError(
+            f"a network that plays on must read the observation and the heuristic's move, for {PLAYERS} players; "
+            f"this one reads {', '.join(network.meta.get('inputs', ['the observation']))} "
+            f"for {network.meta['num_players']}"
+        )
     layers: Layers = [(w.astype(np.float64), b.astype(np.float64)) for w, b in network.layers]
     margin = network.margin / ADVANTAGE_SCALE
 
@@ -238,12 +247,15 @@ def main(argv: Sequence[str] | None = None) -> None:
             parser.error("labels are made into one file at a time")
         onward = None
         if args.onward:
-            network = (
-                load_network(args.edition)
-                if args.onward == "learned"
-                else read_network(args.onward, args.edition, args.onward)
-            )
-            onward = network_policy(network)
+            try:
+                network = (
+                    load_network(args.edition)
+                    if args.onward == "learned"
+                    else read_network(args.onward, args.edition, args.onward)
+                )
+                onward = network_policy(network)
+            except (OSError, ValueError, KeyError, BotError) as error:
+                parser.error(f"--onward {args.onward}: {error}")
         labels = label(args.edition, args.seed, args.games, args.determinisations, onward)
         if paths:
             np.savez(paths[0], **labels)  # type: ignore[arg-type]
