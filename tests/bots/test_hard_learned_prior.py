@@ -3,6 +3,7 @@ figures)."""
 
 from __future__ import annotations
 
+import json
 import random
 import re
 from pathlib import Path
@@ -102,3 +103,19 @@ def test_playing_on_the_searching_seat_plays_the_learned_network_in_its_playouts
         state = state.apply(chosen)
         decisions += 1
     assert differ and decisions == 60
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("edition", "published"),
+    [("classic", "lama-hard-onward-heuristic.jsonl"), ("party", "lama-party-hard-onward-heuristic.jsonl")],
+)
+def test_the_published_games_of_hard_playing_on_replay(
+    example: ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, edition: str, published: str
+) -> None:
+    monkeypatch.setattr(base, "_BOTS", dict(base._BOTS))
+    out = tmp_path / "replayed.jsonl"
+    example.main(["--playing-on", "--edition", edition, "--games", "1", "--seed", "1", "--out", str(out)])
+    games = [json.loads(line) for line in (ROOT / "docs" / "strength" / published).read_text().splitlines()[1:]]
+    replayed = json.loads(out.read_text().splitlines()[1])
+    assert replayed["index"] == 0 and replayed == next(game for game in games if game["index"] == 0)
