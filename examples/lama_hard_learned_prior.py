@@ -35,15 +35,15 @@ import numpy.typing as npt
 from laro import get_game
 from laro.bots.base import register_bot
 from laro.bots.ismcts import IsmctsBot
-from laro.bots.judges import judge_for
+from laro.bots.judges import Judge, judge_for
 from laro.bots.lama_deals import deal_many
 from laro.bots.lama_judge import LamaJudge
 from laro.bots.lama_learned import LearnedBot, load_network
-from laro.core.game import Action, GameState, JSONDict
+from laro.core.game import Action, Game, GameState, JSONDict
 from laro.games.lama.sampling import LamaSampler
 from laro.games.lama.state import LamaState
 from laro.rl.distil_lama import network_policy
-from laro.rl.lama_continued import Decision, continued_values
+from laro.rl.lama_continued import Decision, SeatPolicy, continued_values
 from laro.sim.executors import get_executor
 from laro.sim.ratings import wilson_interval
 from laro.sim.tournament import GameResult, Tournament, prepare, run_tournament
@@ -76,6 +76,10 @@ class HardWithPrior(IsmctsBot):
 class PlayingOnJudge(LamaJudge):
     """The ``hard`` judge whose batched playouts let the seat that decides play on by the learned network."""
 
+    def __init__(self) -> None:
+        super().__init__()
+        self.onward: dict[str, SeatPolicy] = {}  # by edition, made once
+
     def play_batch(
         self,
         sample: Callable[[random.Random], GameState],
@@ -86,9 +90,10 @@ class PlayingOnJudge(LamaJudge):
     ) -> npt.NDArray[np.float64]:
         lama = cast(LamaSampler, sample)
         edition = lama.template.options["edition"]
+        if edition not in self.onward:
+            self.onward[edition] = network_policy(load_network(edition))
         dealt = deal_many(lama, rng, count, cast(LamaState | None, first))
-        onward = network_policy(load_network(edition))
-        return continued_values([Decision(lama, dealt, actions)], lama.template.options, onward)[0]
+        return continued_values([Decision(lama, dealt, actions)], lama.template.options, self.onward[edition])[0]
 
 
 class HardPlayingOn(IsmctsBot):
@@ -98,16 +103,8 @@ class HardPlayingOn(IsmctsBot):
         super().__init__("hard", name=PLAYING_ON)
         self.judge = PlayingOnJudge()
 
-    def choose(self, observation: JSONDict, legal: Sequence[A], rng: random.Random) -> A:
-        game = get_game(observation["game"])
-        sample = self.determinisations(game, self.judge, observation)
-        if len(legal) == 1:
-            return legal[0]
-        root = self.search(sample, self.judge, rng, self.settings(game.name))
-        by_index = {action.index: action for action in legal}
-        if self.preferred in by_index:
-            return by_index[self.preferred]
-        return by_index[max(root.children.items(), key=lambda child: child[1].visits)[0]]
+    def judge_of(self, game: Game) -> Judge:
+        return self.judge
 
 
 def searching_seat(result: GameResult, bot: str) -> float:

@@ -180,9 +180,13 @@ class IsmctsBot:
             close_calls=level.close_calls if self.simulations is None else None,  # a budget given is kept exactly
         )
 
+    def judge_of(self, game: Game) -> Judge:
+        """The judge this bot searches ``game`` with: the game's own (a variant of the bot may bring another)."""
+        return judge_for(game)
+
     def choose(self, observation: JSONDict, legal: Sequence[A], rng: random.Random) -> A:
         game = get_game(observation["game"])
-        judge = judge_for(game)
+        judge = self.judge_of(game)
         sample = self.determinisations(game, judge, observation)
         if len(legal) == 1:
             return legal[0]
@@ -211,7 +215,7 @@ class IsmctsBot:
         """Read an earlier decision's ``observation`` into :attr:`memory`, as :meth:`choose` does, without
         searching (see :class:`laro.bots.Follower`)."""
         game = get_game(observation["game"])
-        self.determinisations(game, judge_for(game), observation)
+        self.determinisations(game, self.judge_of(game), observation)
 
     def determinisations(self, game: Game, judge: Judge, observation: JSONDict) -> Callable[[random.Random], GameState]:
         """The sampler of ``observation``'s information set: the game's own, or the judge's when it reads more

@@ -29,10 +29,11 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import random
 from collections.abc import Callable, Mapping, Sequence
 from importlib import resources
-from typing import Any, TypeVar
+from typing import IO, Any, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -88,7 +89,7 @@ def load_network(edition: str) -> Network:
         return read_network(file, edition, NETWORKS[edition])
 
 
-def read_network(file: Any, edition: str, name: str) -> Network:
+def read_network(file: str | os.PathLike[str] | IO[bytes], edition: str, name: str) -> Network:
     """The network of a ``policy:`` file (a path or an open binary file) that must be a L.A.M.A. ``edition`` policy;
     ``name`` names it in the error."""
     with np.load(file) as data:

@@ -105,8 +105,8 @@ def label(edition: str, seed: int, games: int, determinisations: int, onward: Se
                 if onward is None:
                     keep(judge.play_batch(sample, legal, determinisations, rng), legal, choice.index)
                 else:
-                    dealt = deal_many(cast(LamaSampler, sample), rng, determinisations)
-                    decisions.append((Decision(cast(LamaSampler, sample), dealt, legal), choice.index))
+                    lama = cast(LamaSampler, sample)  # the judge's sampler: a LamaSampler
+                    decisions.append((Decision(lama, deal_many(lama, rng, determinisations), legal), choice.index))
             state = state.apply(choice)
         if onward is not None and decisions:
             valued = continued_values([decision for decision, _ in decisions], options, onward)
