@@ -1,7 +1,12 @@
 """A player whose table is in a background tab learns that their turn has come: the tab's title is marked until
 the page is seen again, and — once they asked for it with the bell at the table, remembered by the browser — a
 notification names the game and the other players. Chromium with the notification permission granted; a page's
-hidden state is emulated (``document.hidden`` and a ``visibilitychange``), as a tab in the background would be."""
+hidden state is emulated (``document.hidden`` and a ``visibilitychange``), as a tab in the background would be.
+
+The browser's notifications are asked for (``getNotifications``) only once the page has noted one shown
+(``window.laroNotices``, written when ``showNotification`` has resolved). Chromium can drop a notification it has
+stored but not yet displayed when ``getNotifications`` is asked in between, so asking while one is on its way can
+lose it: seen once on a loaded machine, noted by the page and never listed."""
 
 from __future__ import annotations
 
@@ -75,6 +80,7 @@ def test_a_turn_in_a_background_tab_marks_the_title_and_notifies_once_asked(
         page.wait_for_function("() => document.querySelector('[data-testid=notify]').ariaPressed === 'true'")
         page.evaluate(HIDE, True)
         _next_turn(page)
+        until(page, "() => window.laroNotices.length")  # shown: the browser is asked no sooner (the module's notes)
         told = f"{SHOWN}.then((shown) => shown.length && shown.map((each) => [each.title, each.body, each.data]))"
         shown = until(page, told)
         table = page.evaluate("location.pathname")
@@ -125,7 +131,7 @@ def test_a_turn_is_told_when_the_states_between_were_skipped(shared_server: Loca
         before = len(skipped)
         _next_turn(page)
         assert len(skipped) > before  # the page never drew the others' turns
-        until(page, "() => window.laroNotices.length")
+        until(page, "() => window.laroNotices.length")  # shown: the browser is asked no sooner (the module's notes)
         assert until(page, f"{SHOWN}.then((shown) => shown.length)") == 1
     finally:
         context.close()

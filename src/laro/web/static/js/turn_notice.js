@@ -10,7 +10,8 @@
 //   notifySwitch()  the bell for the top bar: turns the notifications on (the browser asks for its permission then,
 //                   and only then) or off; this browser remembers the choice
 //
-// Each notification shown is noted in window.laroNotices ([{title, body, url}]) for whoever wants to know.
+// Each notification shown is noted in window.laroNotices ([{title, body, url}]) for whoever wants to know, once the
+// browser has shown it (a notification asked for but refused is not noted).
 
 import { h, replace, svg } from "./dom.js";
 import { onLangChange, t } from "./i18n.js";
@@ -68,15 +69,17 @@ export function turnNotice({ mine, passed = false, title, text, url, push = null
 
 async function notify(title, url) {
   const options = { body: t("notify.body"), tag: TAG, renotify: true, icon: ICON, data: { url } };
-  window.laroNotices.push({ title, body: options.body, url });
   try {
     const registration = "serviceWorker" in navigator ? await navigator.serviceWorker.getRegistration() : null;
-    if (registration && registration.active) return await registration.showNotification(title, options);
-    const notice = new Notification(title, options); // no service worker: the page's own, while it is open
-    notice.addEventListener("click", () => {
-      window.focus();
-      notice.close();
-    });
+    if (registration && registration.active) await registration.showNotification(title, options);
+    else {
+      const notice = new Notification(title, options); // no service worker: the page's own, while it is open
+      notice.addEventListener("click", () => {
+        window.focus();
+        notice.close();
+      });
+    }
+    window.laroNotices.push({ title, body: options.body, url }); // noted once the browser has it
   } catch (error) {
     console.warn("laro: no notification", error);
   }
