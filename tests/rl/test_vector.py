@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -216,3 +217,94 @@ def test_a_step_moves_only_the_active_games_and_a_restart_deals_new_ones(options
     obs, mask = engine.restart(np.array([1, 5]))
     assert (engine.game_number[[1, 5]] > numbers.max()).all() and (engine.sizes[[1, 5]] == 6).all()
     assert (engine.scores[[1, 5]] == 0).all() and (engine.round[[1, 5]] == 1).all()
+
+
+def _placed(state: LamaState, kinds: int) -> dict[str, Any]:
+    """A scalar position as the arguments of ``VectorLama.place``."""
+    return {
+        "hands": [[count_of(hand, card) for card in range(kinds)] for hand in state.hands],
+        "deck": list(state.deck),
+        "drawn": state.draw_pos,
+        "discard": np.bincount(state.discard, minlength=kinds),
+        "top": state.discard[-1],
+        "quit_bits": state.quit_mask,
+        "current": state.current_player,
+        "starter": state.starter,
+        "last_player": -1 if state.last_player is None else state.last_player,
+        "scores": list(state.scores),
+        "rounds": state.round,
+    }
+
+
+@pytest.mark.parametrize(("players", "options"), [(3, {}), (4, PARTY), (5, {**PARTY, "end_score": 25})])
+def test_a_position_placed_mid_round_plays_on_as_the_scalar_game(players: int, options: dict[str, object]) -> None:
+    """Scalar games walked some way into a round (a later round, some seats quit) are placed into some rows of the
+    batch: each placed row has the scalar state's observation and mask, and played on in lockstep it ends its round
+    with the scalar game's totals. The rows not placed are left as they were."""
+    engine = VectorLama(24, players, seed=5, options=options)
+    table = Table("lama", players, options)
+    engine.reset()
+    rng = np.random.default_rng(players)
+    states: list[LamaState] = []
+    for seed in range(8):
+        state = GAME.new_game(players, seed=50 + seed, options=options)
+        for _ in range(int(rng.integers(30, 90))):
+            after = state.apply(int(rng.choice(np.flatnonzero(table.mask(state)))))
+            if after.is_over:
+                break
+            state = after
+        states.append(state)
+    assert any(state.round > 1 for state in states) and any(state.quit_mask for state in states)
+    games = rng.permutation(24)[:8]
+    others = np.setdiff1d(np.arange(24), games)
+    kept = engine.hands[others].copy(), engine.deck[others].copy(), engine.obs[others].copy()
+    kinds = engine.kinds
+    rows = [_placed(state, kinds) for state in states]
+    obs, mask = engine.place(games, **{name: np.array([row[name] for row in rows]) for name in rows[0]})
+    assert np.array_equal(engine.hands[others], kept[0]) and np.array_equal(engine.deck[others], kept[1])
+    assert np.array_equal(obs[others], kept[2])
+    playing = list(range(8))
+    for _ in range(200):
+        for i in playing:
+            seat = states[i].current_player
+            assert seat is not None and engine.current[games[i]] == seat
+            assert np.array_equal(obs[games[i]], table.encode(states[i], seat))
+            assert mask[games[i]].tolist() == table.mask(states[i]).astype(bool).tolist()
+        actions = engine.random_actions(rng)
+        active = np.isin(np.arange(24), games[playing])
+        rounds = engine.round.copy()
+        obs, mask, _, done = engine.step(actions, active=active)
+        for i in list(playing):
+            g = games[i]
+            states[i] = states[i].apply(int(actions[g]))
+            if engine.round[g] != rounds[g] or done[g]:  # the round is over: the same totals
+                totals = engine.final_scores[g] if done[g] else engine.scores[g]
+                assert totals.tolist() == list(states[i].scores)
+                playing.remove(i)
+        if not playing:
+            break
+    assert not playing
+
+
+def test_a_position_that_cannot_be_is_refused_and_changes_nothing() -> None:
+    engine = VectorLama(4, 3, seed=6)
+    engine.reset()
+    state = GAME.new_game(3, seed=6).apply(DRAW.index)
+    good = _placed(state, engine.kinds)
+    kept = engine.hands.copy(), engine.current.copy(), engine.obs.copy()
+    wrong = {
+        "hands": ([[1, 2]], "one row per game or one for all"),
+        "current": (state.starter + 7, "seats are from 0 to 2"),
+        "quit_bits": (1 << good["current"], "the player to move has not quit"),
+        "drawn": (0, "drawn is from 1"),
+        "top": ((state.discard[-1] + 1) % engine.kinds, "the top card is in the discard pile"),
+    }
+    for name, (value, said) in wrong.items():
+        with pytest.raises(OptionError, match=said):
+            engine.place(np.array([0, 2]), **{**good, name: value})
+    with pytest.raises(OptionError, match="indices below 4"):
+        engine.place(np.array([4]), **good)
+    assert np.array_equal(engine.hands, kept[0]) and np.array_equal(engine.current, kept[1])
+    assert np.array_equal(engine.obs, kept[2])
+    obs, _ = engine.place(np.array([0, 2]), **good)
+    assert np.array_equal(obs[2], Table("lama", 3, {}).encode(state, state.current_player))

@@ -1,8 +1,8 @@
 """Values of L.A.M.A. decisions as the ``hard`` search finds them, but with the seat playing on by a policy of its own.
 
 The paired search plays each determinisation out from every legal action with the heuristic's moves for every seat
-(:mod:`laro.bots.lama_batch`). Here the same determinisations are loaded into the batched engine
-(:class:`~laro.rl.vector.VectorLama`), each action is made, and the round is played out with the seat that decided
+(:mod:`laro.bots.lama_batch`). Here the same determinisations are placed into the batched engine
+(:meth:`~laro.rl.vector.VectorLama.place`), each action is made, and the round is played out with the seat that decided
 moving by ``policy`` (from its observation vectors, masks and the heuristic's moves there) and the other seats by the
 heuristic (:func:`~laro.rl.train_lama.heuristic_actions`). A round's value is the seat's win chance from the totals
 at the round's end (:func:`~laro.bots.lama_batch.win_chances`). Many decisions are played in one batch: a whole
@@ -61,15 +61,11 @@ def continued_values(
     total = sum(blocks)
     n = decisions[0].sample.template.num_players
     engine = VectorLama(total, n, seed=0, options=options)
-    seats = np.empty(total, dtype=np.int64)
-    first = np.empty(total, dtype=np.int64)
-    start = 0
-    for decision, size in zip(decisions, blocks, strict=True):
-        rows = np.arange(start, start + size)
-        seats[rows] = _load(engine, rows, decision)
-        first[rows] = np.repeat([action.index for action in decision.actions], len(decision.dealt.counts))
-        start += size
-    engine._observe()
+    positions = [_position(engine, decision) for decision in decisions]
+    placed = {name: np.concatenate([position[name] for position in positions]) for name in positions[0]}
+    engine.place(np.arange(total), **placed)
+    seats = engine.current.copy()
+    first = np.concatenate([np.repeat([a.index for a in d.actions], len(d.dealt.counts)) for d in decisions])
     values = np.empty(total)
     active = np.ones(total, dtype=np.bool_)
     actions = first
@@ -107,32 +103,27 @@ def _moves(
     return actions
 
 
-def _load(engine: VectorLama, rows: Ints, decision: Decision) -> int:
-    """Put ``decision``'s determinisations, once per action, into ``rows`` of ``engine``; the seat to move."""
+def _position(engine: VectorLama, decision: Decision) -> dict[str, npt.NDArray[np.int64]]:
+    """``decision``'s determinisations, once per action, as rows for :meth:`VectorLama.place`."""
     template = decision.sample.template
     counts, piles = decision.dealt.counts, decision.dealt.piles
-    times = len(decision.actions)
-    hands = np.tile(counts, (times, 1, 1))
-    engine.hands[rows] = hands
-    engine.sizes[rows] = hands.sum(axis=2)
-    engine._size_seen[rows] = engine.sizes[rows] / engine._deck_size
-    left = piles.shape[1]
-    engine.deck[rows, engine._rest - left :] = np.tile(piles, (times, 1))
-    engine.draw_pos[rows] = engine._rest - left
-    top = template.discard[-1]
-    engine.top[rows] = top
-    k = engine.kinds
-    pile = np.zeros(2 * k, dtype=np.float32)
-    pile[top] = 1.0
+    rows = len(decision.actions) * len(counts)
+    deck = np.zeros((rows, engine.deck.shape[1]), dtype=np.int64)
+    drawn = deck.shape[1] - piles.shape[1]
+    deck[:, drawn:] = np.tile(piles, (len(decision.actions), 1))
+    discard = np.zeros(engine.kinds, dtype=np.int64)
     for card, count in Counter(template.discard).items():
-        pile[k + card] = count * engine._copies
-    engine._pile[rows] = pile
-    engine.quit_bits[rows] = template.quit_mask
-    seat: int = template.current_player  # type: ignore[assignment]  # a decision has a seat to move
-    engine.current[rows] = seat
-    engine.starter[rows] = template.starter
-    engine.last_player[rows] = -1 if template.last_player is None else template.last_player
-    engine.scores[rows] = template.scores
-    engine._score_seen[rows] = np.minimum(1.0, np.asarray(template.scores) / engine.end_score)
-    engine.round[rows] = template.round
-    return seat
+        discard[card] = count
+    each = {
+        "drawn": drawn,
+        "discard": discard,
+        "top": template.discard[-1],
+        "quit_bits": template.quit_mask,
+        "current": template.current_player,
+        "starter": template.starter,
+        "last_player": -1 if template.last_player is None else template.last_player,
+        "scores": template.scores,
+        "rounds": template.round,
+    }
+    position = {name: np.repeat(np.asarray(value, dtype=np.int64)[None], rows, axis=0) for name, value in each.items()}
+    return {"hands": np.tile(counts, (len(decision.actions), 1, 1)).astype(np.int64), "deck": deck, **position}

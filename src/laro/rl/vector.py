@@ -365,6 +365,69 @@ class VectorLama:
         self._observe()
         return self.obs, self.mask
 
+    def place(
+        self,
+        games: npt.NDArray[np.int64],
+        *,
+        hands: npt.ArrayLike,
+        deck: npt.ArrayLike,
+        drawn: npt.ArrayLike,
+        discard: npt.ArrayLike,
+        top: npt.ArrayLike,
+        quit_bits: npt.ArrayLike,
+        current: npt.ArrayLike,
+        starter: npt.ArrayLike,
+        last_player: npt.ArrayLike,
+        scores: npt.ArrayLike,
+        rounds: npt.ArrayLike,
+    ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_]]:
+        """Put positions in the middle of a round into ``games`` (indices) in place of what they held, to be played
+        on from there; the observations and masks of the players to move in every game. Each argument holds one
+        row per game, or one for them all: ``hands`` ``(n, kinds)`` card counts; ``deck`` the round's cards after
+        the deal in the order they come (``56 - 6n``: the first discard, then the draw pile) and ``drawn`` how many
+        of them have come (at least 1), so the draw pile is ``deck[drawn:]``; ``discard`` ``(kinds,)`` how many of
+        each card the discard pile holds, ``top`` among them; ``quit_bits`` the seats that quit (bit ``s`` for seat
+        ``s``); ``current``, ``starter`` and ``last_player`` (-1 for none) seats; ``scores`` ``(n,)`` the totals
+        before the round; ``rounds`` its number. A position that breaks these shapes or ranges is refused with an
+        :class:`~laro.core.errors.OptionError` and changes nothing; that its cards add up to the edition's deck is
+        the caller's to keep."""
+        games = np.asarray(games, dtype=np.int64).reshape(-1)
+        g, n, k = len(games), self.num_players, self.kinds
+        arguments = {"hands": hands, "deck": deck, "drawn": drawn, "discard": discard, "top": top}
+        arguments |= {"quit_bits": quit_bits, "current": current, "starter": starter, "last_player": last_player}
+        arguments |= {"scores": scores, "rounds": rounds}
+        shapes = {"hands": (g, n, k), "deck": (g, self._rest), "discard": (g, k), "scores": (g, n)}
+        try:
+            given = {
+                name: np.broadcast_to(np.asarray(value, dtype=np.int64), shapes.get(name, (g,)))
+                for name, value in arguments.items()
+            }
+        except ValueError as error:
+            raise OptionError(f"place takes one row per game or one for all ({g} games): {error}") from None
+        why = _misplaced(given, self.batch, games, n, k, self._rest)
+        if why:
+            raise OptionError(f"place: {why}")
+        self.hands[games] = given["hands"]
+        self.sizes[games] = given["hands"].sum(axis=2)
+        self._size_seen[games] = self.sizes[games] / self._deck_size
+        self.deck[games] = given["deck"]
+        self.draw_pos[games] = given["drawn"]
+        top_card = given["top"]
+        self.top[games] = top_card
+        pile = np.zeros((g, 2 * k), dtype=np.float32)
+        pile[np.arange(g), top_card] = 1.0
+        pile[:, k:] = given["discard"] * self._copies
+        self._pile[games] = pile
+        self.quit_bits[games] = given["quit_bits"]
+        self.current[games] = given["current"]
+        self.starter[games] = given["starter"]
+        self.last_player[games] = given["last_player"]
+        self.scores[games] = given["scores"]
+        self._score_seen[games] = np.minimum(1.0, given["scores"] / self.end_score)
+        self.round[games] = given["rounds"]
+        self._observe()
+        return self.obs, self.mask
+
     # -- stepping -----------------------------------------------------------------------------------------
 
     def random_actions(self, rng: np.random.Generator) -> npt.NDArray[np.int64]:
@@ -525,3 +588,30 @@ class VectorLama:
         bad = int(np.flatnonzero((a < 0) | (a > last) | ~self.mask[self._rows, np.clip(a, 0, last)])[0])
         allowed = np.flatnonzero(self.mask[bad]).tolist()
         return f"action {int(a[bad])} is not legal in game {bad}; its legal action indices are {allowed}"
+
+
+def _misplaced(
+    given: Mapping[str, npt.NDArray[np.int64]], batch: int, games: npt.NDArray[np.int64], n: int, k: int, rest: int
+) -> str:
+    """What is wrong with positions given to :meth:`VectorLama.place` ("" for nothing)."""
+
+    def outside(name: str, low: int, high: int) -> bool:  # any value of ``name`` outside [low, high)
+        return bool(((given[name] < low) | (given[name] >= high)).any())
+
+    if len(games) and (games.min() < 0 or games.max() >= batch):
+        return f"games are indices below {batch}; got {games.min()} to {games.max()}"
+    if (given["hands"] < 0).any() or (given["discard"] < 0).any():
+        return "card counts are never negative"
+    if outside("deck", 0, k) or outside("top", 0, k):
+        return f"cards are indices below {k}"
+    if outside("drawn", 1, rest + 1):
+        return f"drawn is from 1 (the first discard) to {rest}"
+    if outside("current", 0, n) or outside("starter", 0, n) or outside("last_player", -1, n):
+        return f"seats are from 0 to {n - 1} (last_player -1 for none)"
+    if outside("quit_bits", 0, 1 << n) or ((given["quit_bits"] >> given["current"]) & 1).any():
+        return "quit_bits are seats' bits, and the player to move has not quit"
+    if (given["discard"][np.arange(len(games)), given["top"]] < 1).any():
+        return "the top card is in the discard pile"
+    if (given["hands"].sum(axis=2) < 1).any() or (given["rounds"] < 1).any():
+        return "every hand holds a card mid-round, and rounds count from 1"
+    return ""
