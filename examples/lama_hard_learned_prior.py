@@ -25,9 +25,9 @@ import argparse
 import json
 import math
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import TypeVar, cast
+from typing import TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -36,12 +36,11 @@ from laro import get_game
 from laro.bots.base import register_bot
 from laro.bots.ismcts import IsmctsBot
 from laro.bots.judges import Judge, judge_for
-from laro.bots.lama_deals import deal_many
+from laro.bots.lama_deals import Dealt
 from laro.bots.lama_judge import LamaJudge
 from laro.bots.lama_learned import LearnedBot, load_network
-from laro.core.game import Action, Game, GameState, JSONDict
+from laro.core.game import Action, Game, JSONDict
 from laro.games.lama.sampling import LamaSampler
-from laro.games.lama.state import LamaState
 from laro.rl.distil_lama import network_policy
 from laro.rl.lama_continued import Decision, SeatPolicy, continued_values
 from laro.sim.executors import get_executor
@@ -80,20 +79,11 @@ class PlayingOnJudge(LamaJudge):
         super().__init__()
         self.onward: dict[str, SeatPolicy] = {}  # by edition, made once
 
-    def play_batch(
-        self,
-        sample: Callable[[random.Random], GameState],
-        actions: Sequence[Action],
-        count: int,
-        rng: random.Random,
-        first: GameState | None = None,
-    ) -> npt.NDArray[np.float64]:
-        lama = cast(LamaSampler, sample)
-        edition = lama.template.options["edition"]
+    def value_dealt(self, sample: LamaSampler, dealt: Dealt, actions: Sequence[Action]) -> npt.NDArray[np.float64]:
+        edition = sample.template.options["edition"]
         if edition not in self.onward:
             self.onward[edition] = network_policy(load_network(edition))
-        dealt = deal_many(lama, rng, count, cast(LamaState | None, first))
-        return continued_values([Decision(lama, dealt, actions)], lama.template.options, self.onward[edition])[0]
+        return continued_values([Decision(sample, dealt, actions)], sample.template.options, self.onward[edition])[0]
 
 
 class HardPlayingOn(IsmctsBot):

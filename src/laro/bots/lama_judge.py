@@ -61,6 +61,8 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
+    from laro.bots.lama_deals import Dealt
+
 __all__ = ["LamaJudge"]
 
 
@@ -103,9 +105,18 @@ class LamaJudge:
         from every one of ``actions`` at once (see :mod:`laro.bots.lama_batch`): the seat to move's values,
         ``(count, len(actions))``, the same as :meth:`play_each` of each determinisation (only where
         :meth:`batches`)."""
-        from laro.bots.lama_batch import batch_values
+        from laro.bots.lama_deals import deal_many
 
-        return batch_values(self, cast(LamaSampler, sample), actions, count, rng, cast(LamaState | None, first))
+        lama = cast(LamaSampler, sample)
+        return self.value_dealt(lama, deal_many(lama, rng, count, cast(LamaState | None, first)), actions)
+
+    def value_dealt(self, sample: LamaSampler, dealt: Dealt, actions: Sequence[Action]) -> npt.NDArray[np.float64]:
+        """The seat's values of the ``dealt`` determinisations of ``sample`` played out from every one of
+        ``actions``, ``(determinisations, actions)``: by the heuristic's moves
+        (:func:`~laro.bots.lama_batch.values_of`); a judge that plays its playouts otherwise overrides this."""
+        from laro.bots.lama_batch import values_of
+
+        return values_of(self, sample, dealt, actions)
 
     def play_each(self, state: GameState, actions: Sequence[Action], rng: random.Random) -> list[Sequence[float]]:
         """A playout after each of ``actions`` in ``state`` (the paired search's inner loop): the same values as

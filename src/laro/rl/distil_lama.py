@@ -102,11 +102,12 @@ def label(edition: str, seed: int, games: int, determinisations: int, onward: Se
             if len(legal) > 1:
                 rows["x"].append(encoding.encode(observation))
                 rows["h"].append(np.array(choice.index))
+                lama = cast(LamaSampler, sample)  # the judge's sampler: a LamaSampler
+                dealt = deal_many(lama, rng, determinisations)
                 if onward is None:
-                    keep(judge.play_batch(sample, legal, determinisations, rng), legal, choice.index)
+                    keep(judge.value_dealt(lama, dealt, legal), legal, choice.index)
                 else:
-                    lama = cast(LamaSampler, sample)  # the judge's sampler: a LamaSampler
-                    decisions.append((Decision(lama, deal_many(lama, rng, determinisations), legal), choice.index))
+                    decisions.append((Decision(lama, dealt, legal), choice.index))
             state = state.apply(choice)
         if onward is not None and decisions:
             valued = continued_values([decision for decision, _ in decisions], options, onward)

@@ -65,10 +65,9 @@ def continued_values(
     placed = {name: np.concatenate([position[name] for position in positions]) for name in positions[0]}
     engine.place(np.arange(total), **placed)
     seats = engine.current.copy()
-    first = np.concatenate([np.repeat([a.index for a in d.actions], len(d.dealt.counts)) for d in decisions])
+    actions = np.concatenate([np.repeat([a.index for a in d.actions], len(d.dealt.counts)) for d in decisions])
     values = np.empty(total)
     active = np.ones(total, dtype=np.bool_)
-    actions = first
     while True:
         before = engine.round.copy()
         _, _, _, done = engine.step(actions, active)
